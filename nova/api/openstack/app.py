@@ -1,0 +1,187 @@
+"""The compute API as one WSGI application.
+
+    /            version list (no auth, ignores the microversion header)
+    /v2.1[/]     the v2.1 version document (no auth, microversion checked)
+    /v2.1/...    authenticated resources, optionally /v2.1/{project_id}/...
+"""
+import json
+import logging
+import uuid
+
+import microversion_parse
+from oslo_db import exception as db_exc
+
+import nova.conf
+from nova import context as nova_context
+from nova.api.openstack import api_version_request as avr
+from nova.api.openstack import faults
+from nova.api.openstack import router as router_mod
+from nova.api.openstack import wsgi
+from nova.api.openstack.compute import flavors
+from nova.api.openstack.compute import servers
+from nova.api.openstack.compute import services
+from nova.api.openstack.compute import versions
+
+CONF = nova.conf.CONF
+LOG = logging.getLogger(__name__)
+
+LEGACY_HEADER = 'X-OpenStack-Nova-API-Version'
+VERSIONED_PREFIX = '/v2.1'
+UNAUTHORIZED_BODY = json.dumps({'error': {
+    'code': 401, 'title': 'Unauthorized',
+    'message': 'The request you have made requires authentication.'}}).encode()
+
+
+def build_router():
+    router = router_mod.Router()
+    server = servers.ServersController()
+    service = services.ServicesController()
+    flavor = flavors.FlavorsController()
+    router.add('servers', GET=server.index, POST=server.create)
+    router.add('servers/detail', GET=server.detail)
+    router.add('servers/{id}', GET=server.show, DELETE=server.delete)
+    router.add('os-services', GET=service.index)
+    router.add('os-services/{id}', PUT=service.update)
+    router.add('flavors', GET=flavor.index)
+    router.add('flavors/detail', GET=flavor.detail)
+    router.add('flavors/{id}', GET=flavor.show)
+    return router
+
+
+def version_headers(version):
+    text = str(version)
+    return [('OpenStack-API-Version', 'compute ' + text),
+            (LEGACY_HEADER, text),
+            ('Vary', 'OpenStack-API-Version'),
+            ('Vary', LEGACY_HEADER)]
+
+
+def requested_version(req):
+    """The request's microversion; a fault for malformed or unsupported ones."""
+    text = microversion_parse.get_version(
+        req.headers, 'compute', legacy_headers=[LEGACY_HEADER])
+    if text is None:
+        return avr.min_version()
+    if text == 'latest':
+        return avr.max_version()
+    try:
+        version = avr.APIVersionRequest(text)
+    except avr.InvalidFormat as exc:
+        raise faults.BadRequest(str(exc))
+    if not version.supported():
+        fault = faults.Fault(406, avr.unsupported_message(text))
+        fault.headers = version_headers(text)
+        raise fault
+    return version
+
+
+class ComputeAPI:
+    """The WSGI callable; ``auth_strategy`` is noauth2 or keystone."""
+
+    def __init__(self, auth_strategy=None):
+        self.router = build_router()
+        self.auth_strategy = auth_strategy or CONF.api.auth_strategy
+        self._protected = self._authenticated_app
+        if self.auth_strategy == 'keystone':
+            from keystonemiddleware import auth_token
+            self._protected = auth_token.AuthProtocol(self._authenticated_app, {})
+
+    def __call__(self, environ, start_response):
+        request_id = 'req-' + str(uuid.uuid4())
+        environ['openstack.request_id'] = request_id
+        id_headers = [('x-openstack-request-id', request_id),
+                      ('x-compute-request-id', request_id)]
+
+        def start(status, headers, exc_info=None):
+            return start_response(status, headers + id_headers, exc_info)
+
+        path = environ.get('PATH_INFO', '') or '/'
+        if path == '/':
+            req = wsgi.Request(environ)
+            return self._respond(start, 200, versions.root(req), [])
+        if path.rstrip('/') == VERSIONED_PREFIX:
+            req = wsgi.Request(environ)
+            try:
+                version = requested_version(req)
+            except faults.Fault as fault:
+                return self._fault(start, fault)
+            return self._respond(start, 200, versions.current(req), version_headers(version))
+        if not path.startswith(VERSIONED_PREFIX + '/'):
+            return self._fault(start, faults.NotFound())
+        return self._protected(environ, start)
+
+    def _authenticated_app(self, environ, start):
+        req = wsgi.Request(environ)
+        request_id = environ['openstack.request_id']
+        version = None
+        try:
+            if self.auth_strategy == 'keystone':
+                req.context = nova_context.from_keystone_environ(environ, request_id)
+            else:
+                token = req.headers.get('X-Auth-Token')
+                if not token:
+                    return self._unauthorized(req, start)
+                req.context = nova_context.from_noauth2_token(token, request_id)
+            version = requested_version(req)
+            req.api_version = version
+            project_id, subpath = self.router.split_project(
+                req.path_info[len(VERSIONED_PREFIX):])
+            if project_id is not None and project_id != req.context.project_id:
+                raise faults.BadRequest(
+                    "Malformed request URL: URL's project_id '%s' doesn't match "
+                    "Context's project_id '%s'" % (project_id, req.context.project_id))
+            req.project_in_path = project_id
+            handler, kwargs = self.router.match(req.method, subpath)
+            result = handler(req, **kwargs)
+            code = getattr(handler, 'success_code', 200)
+            return self._respond(start, code, result, version_headers(version))
+        except faults.Fault as fault:
+            if version is not None and not hasattr(fault, 'headers'):
+                fault.headers = version_headers(version)
+            return self._fault(start, fault)
+        except db_exc.DBConnectionError:
+            LOG.exception('database unreachable')
+            return self._fault(start, self._with_version(faults.Fault(
+                503, 'The database is unavailable; try again shortly.'), version))
+        except Exception:
+            LOG.exception('unexpected error')
+            return self._fault(start, self._with_version(faults.Fault(
+                500, 'Unexpected API Error. Please report this at '
+                     'the project\'s bug tracker and attach the logs, if possible.'),
+                version))
+
+    @staticmethod
+    def _with_version(fault, version):
+        if version is not None:
+            fault.headers = version_headers(version)
+        return fault
+
+    @staticmethod
+    def _respond(start, code, result, extra_headers):
+        if result is None:
+            start(faults.status_line(code) if code != 204 else '204 No Content',
+                  extra_headers)
+            return [b'']
+        body = json.dumps(result).encode()
+        headers = [('Content-Length', str(len(body))),
+                   ('Content-Type', wsgi.JSON_CONTENT_TYPE)] + extra_headers
+        start('%d %s' % (code, {200: 'OK', 201: 'Created', 202: 'Accepted'}.get(code, 'OK')),
+              headers)
+        return [body]
+
+    @staticmethod
+    def _fault(start, fault):
+        body = faults.body(fault.code, fault.message)
+        headers = list(getattr(fault, 'headers', [])) + [
+            ('Content-Type', faults.FAULT_CONTENT_TYPE),
+            ('Content-Length', str(len(body)))]
+        start(faults.status_line(fault.code), headers)
+        return [body]
+
+    @staticmethod
+    def _unauthorized(req, start):
+        start('401 Unauthorized', [
+            ('Content-Type', 'application/json'),
+            ('Content-Length', str(len(UNAUTHORIZED_BODY))),
+            ('WWW-Authenticate', 'Keystone uri="%s/identity"' % req.host_url)])
+        return [UNAUTHORIZED_BODY]

@@ -1,0 +1,93 @@
+"""Small helpers shared by controllers and view builders."""
+import urllib.parse
+
+import nova.conf
+from nova.api.openstack import faults
+
+CONF = nova.conf.CONF
+
+# vm_state -> (default status, {task_state: status})
+_STATE_MAP = {
+    'active': ('ACTIVE', {'rebooting': 'REBOOT', 'rebooting_hard': 'HARD_REBOOT',
+                          'rebuilding': 'REBUILD', 'migrating': 'MIGRATING',
+                          'resize_prep': 'RESIZE'}),
+    'building': ('BUILD', {}),
+    'stopped': ('SHUTOFF', {}),
+    'paused': ('PAUSED', {}),
+    'suspended': ('SUSPENDED', {}),
+    'error': ('ERROR', {}),
+    'deleted': ('DELETED', {}),
+    'soft-delete': ('SOFT_DELETED', {}),
+    'shelved': ('SHELVED', {}),
+    'shelved_offloaded': ('SHELVED_OFFLOADED', {}),
+}
+
+# status filter value -> vm_states it selects
+STATUS_TO_VM_STATES = {
+    'ACTIVE': ('active',), 'BUILD': ('building',), 'SHUTOFF': ('stopped',),
+    'PAUSED': ('paused',), 'SUSPENDED': ('suspended',), 'ERROR': ('error',),
+    'DELETED': ('deleted',), 'SOFT_DELETED': ('soft-delete',),
+    'SHELVED': ('shelved',), 'SHELVED_OFFLOADED': ('shelved_offloaded',),
+}
+
+
+def status_from_state(vm_state, task_state):
+    default, by_task = _STATE_MAP.get(vm_state, ('UNKNOWN', {}))
+    return by_task.get(task_state, default)
+
+
+def isotime(value):
+    """created/updated: whole seconds, 'Z'."""
+    return value.strftime('%Y-%m-%dT%H:%M:%SZ') if value is not None else None
+
+
+def isotime_micro(value):
+    """launched_at/terminated_at: ISO 8601 without zone, as Nova shows them."""
+    return value.isoformat() if value is not None else None
+
+
+class Links:
+    """Builds self/bookmark links for one request (computed once per request)."""
+
+    def __init__(self, req, collection):
+        base = req.application_url
+        project = '/' + req.project_in_path if req.project_in_path else ''
+        self.self_prefix = '%s/v2.1%s/%s/' % (base, project, collection)
+        self.bookmark_prefix = '%s%s/%s/' % (base, project, collection)
+        self.base = base
+        self.project = project
+
+    def pair(self, item_id):
+        return [{'rel': 'self', 'href': self.self_prefix + item_id},
+                {'rel': 'bookmark', 'href': self.bookmark_prefix + item_id}]
+
+    def bookmark(self, collection, item_id):
+        return [{'rel': 'bookmark',
+                 'href': '%s%s/%s/%s' % (self.base, self.project, collection, item_id)}]
+
+
+def limit_param(req):
+    """The effective page size: ?limit (0..max_limit), default max_limit."""
+    max_limit = CONF.api.max_limit
+    text = req.GET.get('limit')
+    if text is None:
+        return max_limit
+    try:
+        limit = int(text)
+    except ValueError:
+        raise faults.BadRequest('limit param must be an integer')
+    if limit < 0:
+        raise faults.BadRequest('limit param must be positive')
+    return min(limit, max_limit)
+
+
+def next_link(req, collection_path, items, limit, id_key='id'):
+    """A ``next`` link when the page is full, carrying the same query."""
+    if not items or len(items) < limit:
+        return None
+    params = [(k, v) for k, v in req.GET.items() if k != 'marker']
+    params.append(('marker', items[-1][id_key]))
+    project = '/' + req.project_in_path if req.project_in_path else ''
+    href = '%s/v2.1%s/%s?%s' % (req.application_url, project, collection_path,
+                                urllib.parse.urlencode(params))
+    return [{'rel': 'next', 'href': href}]

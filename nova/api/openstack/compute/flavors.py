@@ -1,0 +1,41 @@
+"""/flavors: list, detail, show."""
+from nova.api.openstack import common
+from nova.api.openstack import faults
+from nova.db import api as db
+
+
+def _basic(links, row):
+    return {'id': row['flavorid'], 'links': links.pair(row['flavorid']), 'name': row['name']}
+
+
+def _detail(links, row):
+    return {
+        'id': row['flavorid'],
+        'name': row['name'],
+        'ram': row['memory_mb'],
+        'disk': row['root_gb'],
+        'vcpus': row['vcpus'],
+        'swap': row['swap'] or '',
+        'rxtx_factor': row['rxtx_factor'],
+        'OS-FLV-EXT-DATA:ephemeral': row['ephemeral_gb'],
+        'OS-FLV-DISABLED:disabled': bool(row['disabled']),
+        'os-flavor-access:is_public': bool(row['is_public']),
+        'links': links.pair(row['flavorid']),
+    }
+
+
+class FlavorsController:
+
+    def index(self, req):
+        links = common.Links(req, 'flavors')
+        return {'flavors': [_basic(links, row) for row in db.flavor_list()]}
+
+    def detail(self, req):
+        links = common.Links(req, 'flavors')
+        return {'flavors': [_detail(links, row) for row in db.flavor_list()]}
+
+    def show(self, req, id):
+        row = db.flavor_get(id)
+        if row is None:
+            raise faults.NotFound('Flavor %s could not be found.' % id)
+        return {'flavor': _detail(common.Links(req, 'flavors'), row)}

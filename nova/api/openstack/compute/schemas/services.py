@@ -1,0 +1,21 @@
+"""Request bodies of PUT /os-services/{action}."""
+
+_host_binary = {
+    'host': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+    'binary': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+}
+
+service_update = {
+    'type': 'object',
+    'properties': dict(_host_binary, disabled_reason={
+        'type': 'string', 'minLength': 1, 'maxLength': 255}),
+    'required': ['host', 'binary'],
+    'additionalProperties': False,
+}
+
+service_force_down = {
+    'type': 'object',
+    'properties': dict(_host_binary, forced_down={'type': 'boolean'}),
+    'required': ['host', 'binary', 'forced_down'],
+    'additionalProperties': False,
+}

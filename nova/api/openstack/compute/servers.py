@@ -1,0 +1,269 @@
+"""/servers: list, detail, show, create, delete."""
+import base64
+import binascii
+import re
+import uuid as uuidlib
+
+from oslo_utils import strutils
+from oslo_utils import timeutils
+
+from nova.api.openstack import api_version_request as avr
+from nova.api.openstack import common
+from nova.api.openstack import faults
+from nova.api.openstack import validation
+from nova.api.openstack import wsgi
+from nova.api.openstack.compute.schemas import servers as schema
+from nova.api.openstack.compute.views import servers as views
+from nova.compute import api as compute
+from nova.compute import host_status as hs
+from nova.policies import servers as sp
+from nova import policy
+
+# sort_key values Nova accepts -> our column (None: accepted, not sortable here)
+SORT_KEYS = {
+    'access_ip_v4': 'access_ip_v4', 'access_ip_v6': 'access_ip_v6',
+    'auto_disk_config': 'disk_config', 'availability_zone': 'availability_zone',
+    'config_drive': 'config_drive', 'created_at': 'created_at',
+    'display_description': None, 'display_name': 'display_name', 'host': 'host',
+    'hostname': 'hostname', 'image_ref': 'image_ref', 'instance_type_id': 'flavor_id',
+    'kernel_id': 'kernel_id', 'key_name': 'key_name', 'launch_index': 'launch_index',
+    'launched_at': 'launched_at', 'locked_by': None, 'node': 'node',
+    'power_state': 'power_state', 'progress': 'progress', 'project_id': 'project_id',
+    'ramdisk_id': 'ramdisk_id', 'root_device_name': 'root_device_name',
+    'task_state': 'task_state', 'terminated_at': 'terminated_at',
+    'updated_at': 'updated_at', 'user_id': 'user_id', 'uuid': 'uuid',
+    'vm_state': 'vm_state',
+}
+ADMIN_SORT_KEYS = frozenset(('host', 'node'))
+_UUID_IN_HREF = re.compile(
+    r'([0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12})/?$')
+
+
+class ServersController:
+
+    # ------------------------------------------------------------ reading
+
+    def index(self, req):
+        rows, _ = self._list(req, sp.INDEX, sp.INDEX_ALL_TENANTS, host_status_mode=None)
+        builder = views.ViewBuilder(req)
+        servers = [builder.basic(row) for row in rows]
+        return self._collection(req, 'servers', servers, rows)
+
+    def detail(self, req):
+        mode = self._host_status_mode(req, req.context.project_id)
+        rows, statuses = self._list(req, sp.DETAIL, sp.DETAIL_ALL_TENANTS, mode)
+        builder = self._detail_builder(req, req.context.project_id)
+        servers = [self._render(builder, row, statuses, mode) for row in rows]
+        return self._collection(req, 'servers/detail', servers, rows)
+
+    def show(self, req, id):
+        decided = {}
+
+        def wants_host_status(row):
+            policy.authorize(req.context, sp.SHOW, {'project_id': row['project_id']})
+            decided['mode'] = self._host_status_mode(req, row['project_id'])
+            return decided['mode'] is not None
+
+        row, statuses = compute.get(req.context, id, wants_host_status)
+        builder = self._detail_builder(req, row['project_id'])
+        return {'server': self._render(builder, row, statuses, decided['mode'])}
+
+    @staticmethod
+    def _host_status_mode(req, project_id):
+        """'all', 'unknown-only' or None: policy decided once per request."""
+        if not req.ver(avr.HOST_STATUS):
+            return None
+        target = {'project_id': project_id}
+        if policy.authorize(req.context, sp.SHOW_HOST_STATUS, target, fatal=False):
+            return 'all'
+        if policy.authorize(req.context, sp.SHOW_HOST_STATUS_UNKNOWN_ONLY, target,
+                            fatal=False):
+            return 'unknown-only'
+        return None
+
+    @staticmethod
+    def _detail_builder(req, project_id):
+        builder = views.ViewBuilder(req)
+        builder.extended = policy.authorize(
+            req.context, sp.EXTENDED_ATTRIBUTES, {'project_id': project_id}, fatal=False)
+        return builder
+
+    @staticmethod
+    def _render(builder, row, statuses, mode):
+        if mode is None:
+            return builder.detail(row)
+        status = statuses.get(row['host'], hs.NONE) if row['host'] else hs.NONE
+        show = mode == 'all' or status == hs.UNKNOWN
+        return builder.detail(row, status, show)
+
+    @staticmethod
+    def _collection(req, path, servers, rows):
+        body = {'servers': servers}
+        links = common.next_link(req, path, servers, common.limit_param(req))
+        if links:
+            body['servers_links'] = links
+        return body
+
+    def _list(self, req, rule, all_tenants_rule, host_status_mode):
+        context = req.context
+        params = req.GET
+        policy.authorize(context, rule, {'project_id': context.project_id})
+        filters = {}
+        if self._all_tenants(params):
+            policy.authorize(context, all_tenants_rule, {'project_id': context.project_id})
+            project = params.get('project_id') or params.get('tenant_id')
+            if project:
+                filters['project_id'] = project
+        else:
+            filters['project_id'] = context.project_id
+
+        if policy.authorize(context, sp.ALLOW_ALL_FILTERS,
+                            {'project_id': context.project_id}, fatal=False):
+            if params.get('host'):
+                filters['host'] = params['host']
+            if params.get('node'):
+                filters['node'] = params['node']
+        for param, key in (('image', 'image_ref'), ('flavor', 'flavor_id'),
+                           ('reservation_id', 'reservation_id'), ('user_id', 'user_id')):
+            if params.get(param):
+                filters[key] = params[param]
+        if params.get('name'):
+            filters['name'] = self._name_pattern(params['name'])
+        if 'changes-since' in params:
+            filters['changes_since'] = self._changes_since(params['changes-since'])
+            filters['include_deleted'] = True
+        status = params.get('status')
+        if status:
+            vm_states = common.STATUS_TO_VM_STATES.get(status.upper())
+            if vm_states is None or (status.upper() == 'DELETED' and not context.is_admin):
+                return [], {}
+            filters['vm_state'] = vm_states
+            if status.upper() == 'DELETED':
+                filters['include_deleted'] = True
+
+        sort_keys, sort_dirs = self._sort_params(req)
+        limit = common.limit_param(req)
+        if limit == 0:
+            return [], {}
+        marker = params.get('marker')
+        return compute.get_all(filters, sort_keys, sort_dirs, limit, marker,
+                               host_status_mode is not None)
+
+    @staticmethod
+    def _all_tenants(params):
+        if 'all_tenants' not in params:
+            return False
+        value = params['all_tenants']
+        if value == '':
+            return True
+        try:
+            return strutils.bool_from_string(value, strict=True)
+        except ValueError as exc:
+            raise faults.BadRequest('Invalid input for field/attribute all_tenants. '
+                                    'Value: %s. %s' % (value, exc))
+
+    @staticmethod
+    def _name_pattern(name):
+        try:
+            re.compile(name)
+            return name
+        except re.error:
+            return re.escape(name)
+
+    @staticmethod
+    def _changes_since(value):
+        try:
+            parsed = timeutils.parse_isotime(value)
+        except ValueError:
+            raise faults.BadRequest("Invalid input for query parameters changes-since. "
+                                    "Value: %s. '%s' is not a 'date-time'" % (value, value))
+        return timeutils.normalize_time(parsed)
+
+    @staticmethod
+    def _sort_params(req):
+        keys = req.GET.getall('sort_key')
+        dirs = req.GET.getall('sort_dir')
+        for key in keys:
+            if key not in SORT_KEYS:
+                raise faults.BadRequest(
+                    "Invalid input for query parameters sort_key. Value: %s. "
+                    "'%s' is not one of %s" % (key, key, sorted(SORT_KEYS)))
+            if key in ADMIN_SORT_KEYS and not req.context.is_admin:
+                raise faults.Forbidden('Only administrators can sort servers by %s' % key)
+        for direction in dirs:
+            if direction not in ('asc', 'desc'):
+                raise faults.BadRequest(
+                    "Invalid input for query parameters sort_dir. Value: %s. "
+                    "'%s' is not one of ['asc', 'desc']" % (direction, direction))
+        if len(dirs) > len(keys):
+            raise faults.BadRequest('The number of sort_keys and sort_dirs must be '
+                                    'same')  # Nova's wording
+        if not keys:
+            return ['created_at', 'id'], ['desc', 'desc']
+        dirs = dirs + [dirs[0] if dirs else 'desc'] * (len(keys) - len(dirs))
+        columns, directions = [], []
+        for key, direction in zip(keys, dirs):
+            column = SORT_KEYS[key]
+            if column and column not in columns:
+                columns.append(column)
+                directions.append(direction)
+        columns.append('id')
+        directions.append(directions[0] if directions else 'desc')
+        return columns, directions
+
+    # ------------------------------------------------------------ writing
+
+    @wsgi.status(202)
+    def create(self, req):
+        context = req.context
+        body = validation.validate(req.json_body(), schema.create)
+        policy.authorize(context, sp.CREATE,
+                         {'project_id': context.project_id, 'user_id': context.user_id})
+        server = body['server']
+        image_ref = self._image_uuid(server.get('imageRef'))
+        min_count = int(server.get('min_count', 1))
+        max_count = int(server.get('max_count', min_count))
+        if min_count > max_count:
+            raise faults.BadRequest('min_count must be <= max_count')
+        user_data = server.get('user_data')
+        if user_data is not None:
+            try:
+                base64.b64decode(user_data, validate=True)
+            except (binascii.Error, ValueError):
+                raise faults.BadRequest('Userdata content cannot be decoded.')
+        config_drive = strutils.bool_from_string(server.get('config_drive', False))
+        security_groups = [g['name'] for g in server.get('security_groups', [])]
+        reservation_id, uuids = compute.create(
+            context, server['name'], image_ref, server['flavorRef'], max_count,
+            availability_zone=server.get('availability_zone'),
+            metadata=server.get('metadata'),
+            security_groups=sorted(set(security_groups)),
+            key_name=server.get('key_name'), user_data=user_data,
+            config_drive='True' if config_drive else '',
+            disk_config=server.get('OS-DCF:diskConfig', 'MANUAL'),
+            access_ip_v4=server.get('accessIPv4'), access_ip_v6=server.get('accessIPv6'))
+        if strutils.bool_from_string(server.get('return_reservation_id', False)):
+            return {'reservation_id': reservation_id}
+        links = common.Links(req, 'servers')
+        return {'server': {
+            'id': uuids[0],
+            'links': links.pair(uuids[0]),
+            'OS-DCF:diskConfig': server.get('OS-DCF:diskConfig', 'MANUAL'),
+            'security_groups': [{'name': n} for n in (security_groups or ['default'])],
+            'adminPass': server.get('adminPass') or compute.admin_password(),
+        }}
+
+    @staticmethod
+    def _image_uuid(image_ref):
+        if image_ref is None:
+            raise faults.BadRequest('Missing imageRef attribute')
+        match = _UUID_IN_HREF.search(image_ref)
+        if not match:
+            raise faults.BadRequest('Invalid imageRef provided.')
+        return str(uuidlib.UUID(match.group(1)))
+
+    @wsgi.status(204)
+    def delete(self, req, id):
+        row, _ = compute.get(req.context, id)
+        policy.authorize(req.context, sp.DELETE, {'project_id': row['project_id']})
+        compute.delete(req.context, row)

@@ -1,0 +1,86 @@
+"""/os-services: list, enable, disable, disable-log-reason, force-down (2.11)."""
+from nova.api.openstack import api_version_request as avr
+from nova.api.openstack import faults
+from nova.api.openstack import validation
+from nova.api.openstack.compute.schemas import services as schema
+from nova.db import api as db
+from nova.policies import services as policies
+from nova import policy
+from nova import servicegroup
+
+import nova.conf
+
+CONF = nova.conf.CONF
+
+
+def _isotime(value):
+    return value.strftime('%Y-%m-%dT%H:%M:%S.%f') if value is not None else None
+
+
+class ServicesController:
+
+    def index(self, req):
+        policy.authorize(req.context, policies.LIST, {})
+        group = servicegroup.API()
+        with_forced_down = req.ver(avr.SERVICE_FORCE_DOWN)
+        rows = db.service_list(host=req.GET.get('host'), binary=req.GET.get('binary'))
+        services = []
+        for row in rows:
+            service = {
+                'id': row['id'],
+                'binary': row['binary'],
+                'host': row['host'],
+                'zone': (CONF.default_availability_zone
+                         if row['binary'] == db.COMPUTE_BINARY else 'internal'),
+                'status': 'disabled' if row['disabled'] else 'enabled',
+                'state': 'up' if group.service_is_up(row) else 'down',
+                'updated_at': _isotime(row['updated_at']),
+                'disabled_reason': row['disabled_reason'],
+            }
+            if with_forced_down:
+                service['forced_down'] = bool(row['forced_down'])
+            services.append(service)
+        return {'services': services}
+
+    def update(self, req, id):
+        actions = {'enable': self._enable, 'disable': self._disable,
+                   'disable-log-reason': self._disable_log_reason}
+        if req.ver(avr.SERVICE_FORCE_DOWN):
+            actions['force-down'] = self._force_down
+        action = actions.get(id)
+        if action is None:
+            raise faults.NotFound('Unknown action')
+        policy.authorize(req.context, policies.UPDATE, {})
+        return action(req.json_body())
+
+    @staticmethod
+    def _change(host, binary, **values):
+        if db.service_update(host, binary, **values) == 0:
+            raise faults.NotFound('Could not find binary %s on host %s.' % (binary, host))
+
+    def _enable(self, body):
+        validation.validate(body, schema.service_update)
+        self._change(body['host'], body['binary'], disabled=False, disabled_reason=None)
+        return {'service': {'host': body['host'], 'binary': body['binary'],
+                            'status': 'enabled'}}
+
+    def _disable(self, body):
+        validation.validate(body, schema.service_update)
+        self._change(body['host'], body['binary'], disabled=True)
+        return {'service': {'host': body['host'], 'binary': body['binary'],
+                            'status': 'disabled'}}
+
+    def _disable_log_reason(self, body):
+        validation.validate(body, schema.service_update)
+        reason = body.get('disabled_reason')
+        if not reason:
+            raise faults.BadRequest('Missing disabled reason field')
+        self._change(body['host'], body['binary'], disabled=True, disabled_reason=reason)
+        return {'service': {'host': body['host'], 'binary': body['binary'],
+                            'status': 'disabled', 'disabled_reason': reason}}
+
+    def _force_down(self, body):
+        validation.validate(body, schema.service_force_down)
+        self._change(body['host'], body['binary'], forced_down=body['forced_down'])
+        return {'service': {'host': body['host'], 'binary': body['binary'],
+                            'forced_down': body['forced_down']}}

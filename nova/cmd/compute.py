@@ -1,0 +1,30 @@
+"""nova-compute --host NAME [--config-file ...]: one simulated compute host."""
+import argparse
+import signal
+import sys
+
+import nova.conf
+from nova import config
+from nova.compute import manager
+
+CONF = nova.conf.CONF
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument('--host')
+    known, rest = pre.parse_known_args(argv)
+    config.parse_args(rest)
+    if known.host:
+        CONF.set_override('host', known.host)
+    compute = manager.ComputeManager(CONF.host)
+    signal.signal(signal.SIGTERM, lambda *_: compute.stop())
+    signal.signal(signal.SIGINT, lambda *_: compute.stop())
+    compute.start()
+    compute.run()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,18 @@
+"""All configuration options, registered on one global CONF."""
+from oslo_config import cfg
+from oslo_policy import opts as policy_opts
+
+from nova.conf import api
+from nova.conf import compute
+from nova.conf import database
+from nova.conf import default
+from nova.conf import servicegroup
+
+CONF = cfg.CONF
+
+MODULES = (default, api, database, servicegroup, compute)
+
+for _module in MODULES:
+    _module.register_opts(CONF)
+
+policy_opts.set_defaults(CONF, policy_file='policy.yaml')

@@ -1,0 +1,26 @@
+from oslo_config import cfg
+
+api_group = cfg.OptGroup('api', title='Compute API options')
+
+api_opts = [
+    cfg.StrOpt('auth_strategy', default='noauth2', choices=['noauth2', 'keystone'],
+               help='noauth2 trusts tokens of the form user:project (user "admin" is '
+                    'an admin); keystone puts keystonemiddleware auth_token in front.'),
+    cfg.BoolOpt('allow_noauth2_on_public_address', default=False,
+                help='noauth2 trusts anyone; the API refuses to listen on a '
+                     'non-loopback address with it unless this is set.'),
+    cfg.IntOpt('max_limit', default=1000, min=1,
+               help='Largest number of items one page of a collection returns.'),
+    cfg.StrOpt('bind_host', default='127.0.0.1', help='Address the API listens on.'),
+    cfg.PortOpt('bind_port', default=8774, help='Port the API listens on.'),
+    cfg.IntOpt('workers', default=2, min=1, help='Number of API worker processes.'),
+]
+
+
+def register_opts(conf):
+    conf.register_group(api_group)
+    conf.register_opts(api_opts, group=api_group)
+
+
+def list_opts():
+    return {api_group: api_opts}

@@ -1,0 +1,11 @@
+"""Policy in code; ``oslopolicy-sample-generator --namespace nova`` reads it."""
+import itertools
+
+from nova.policies import base
+from nova.policies import servers
+from nova.policies import services
+
+
+def list_rules():
+    return list(itertools.chain(base.list_rules(), servers.list_rules(),
+                                services.list_rules()))

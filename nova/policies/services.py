@@ -1,0 +1,24 @@
+from oslo_policy import policy
+
+from nova.policies import base
+
+LIST = 'os_compute_api:os-services:list'
+UPDATE = 'os_compute_api:os-services:update'
+
+rules = [
+    policy.DocumentedRuleDefault(
+        name=LIST, check_str=base.ADMIN_API, description='List compute services',
+        operations=[{'method': 'GET', 'path': '/os-services'}], scope_types=['project']),
+    policy.DocumentedRuleDefault(
+        name=UPDATE, check_str=base.ADMIN_API,
+        description='Enable, disable or force down a compute service',
+        operations=[{'method': 'PUT', 'path': '/os-services/enable'},
+                    {'method': 'PUT', 'path': '/os-services/disable'},
+                    {'method': 'PUT', 'path': '/os-services/disable-log-reason'},
+                    {'method': 'PUT', 'path': '/os-services/force-down'}],
+        scope_types=['project']),
+]
+
+
+def list_rules():
+    return rules

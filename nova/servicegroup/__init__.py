@@ -1,0 +1,1 @@
+from nova.servicegroup.api import API, is_up  # noqa: F401

@@ -1,0 +1,28 @@
+"""Liveness in the SQL database: heartbeats are UPDATEs of last_seen_up."""
+import logging
+
+from oslo_db import exception as db_exc
+
+from nova.db import api as db
+
+LOG = logging.getLogger(__name__)
+
+
+class DbDriver:
+    def services_for_hosts(self, conn, hosts, binary):
+        return db.services_with_db_time(conn, hosts=hosts, binary=binary)
+
+    def heartbeat_loop(self, service_id, interval, stop_event):
+        lost = False
+        while not stop_event.is_set():
+            try:
+                if not db.service_heartbeat(service_id):
+                    LOG.warning('service row %s is gone; heartbeats go nowhere', service_id)
+                elif lost:
+                    LOG.info('heartbeat recovered')
+                lost = False
+            except (db_exc.DBError, Exception) as exc:  # the DB may be away; keep trying
+                if not lost:
+                    LOG.error('heartbeat failed: %s', exc)
+                lost = True
+            stop_event.wait(interval)
