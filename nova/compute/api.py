@@ -74,6 +74,7 @@ def admin_password():
 
 def create(context, name, image_ref, flavor_id, count, availability_zone=None,
            metadata=None, security_groups=None, **attributes):
+    # metadata and security_groups are JSON text columns of the instance row
     """Create ``count`` servers; returns (reservation_id, [uuid, ...]).
 
     Hosts are chosen now; each host's nova-compute builds its servers. With
@@ -94,8 +95,8 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
             hostname=_hostname(display_name), project_id=context.project_id,
             user_id=context.user_id, image_ref=image_ref, flavor_id=str(flavor_id),
             reservation_id=reservation_id, launch_index=index,
-            metadata_json=json.dumps(metadata or {}),
-            security_groups_json=json.dumps(security_groups) if security_groups else None,
+            metadata=json.dumps(metadata or {}),
+            security_groups=json.dumps(security_groups) if security_groups else None,
             power_state=POWER_NOSTATE, progress=0, **attributes)
         if hosts:
             row.update(host=hosts[index], node=hosts[index], availability_zone=zone,

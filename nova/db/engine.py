@@ -19,9 +19,12 @@ class DBContext:
 
 
 def _tune_sqlite(dbapi_connection, connection_record):
-    # A writer waits for the lock instead of failing; WAL lets readers go
-    # on while a compute writes its heartbeat.
+    # A writer waits for the lock instead of failing; WAL (persistent in the
+    # file, so a no-op after the first connection) lets readers go on while
+    # a compute writes its heartbeat.
     dbapi_connection.execute('PRAGMA busy_timeout = %d' % SQLITE_BUSY_TIMEOUT_MS)
+    if dbapi_connection.execute('PRAGMA journal_mode').fetchone()[0] != 'wal':
+        dbapi_connection.execute('PRAGMA journal_mode = WAL')
 
 
 def get_factory():

@@ -18,12 +18,7 @@ def _config(connection):
 
 
 def db_sync(revision='head'):
-    eng = engine.get_engine()
-    if eng.dialect.name == 'sqlite':
-        with eng.connect() as conn:
-            # Persistent per file: readers never wait for a heartbeat write.
-            conn.exec_driver_sql('PRAGMA journal_mode=WAL')
-    with eng.begin() as conn:
+    with engine.get_engine().begin() as conn:
         command.upgrade(_config(conn), revision)
 
 

@@ -1,0 +1,162 @@
+"""nova-all-in-one: migrations, the API and N nova-compute processes, on the
+embedded default (SQLite under a data directory) unless a --config-file
+points [database] connection elsewhere.
+
+It never restarts a compute that dies: its servers then show UNKNOWN,
+which is the truth.
+"""
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+POLICY_TEMPLATE = """\
+# Policy overrides for this all-in-one. Edits take effect on the next request.
+# Every rule and its default: oslopolicy-sample-generator --namespace nova
+#
+# Let project members see host_status of their servers:
+#"os_compute_api:servers:show:host_status": "rule:project_reader_or_admin"
+#
+# Or show it to them only when it is UNKNOWN (the host stopped reporting):
+#"os_compute_api:servers:show:host_status:unknown-only": "rule:project_reader_or_admin"
+"""
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(
+        prog='nova-all-in-one',
+        description='Run the compute API and simulated compute hosts in one process tree.')
+    parser.add_argument('--hosts', type=int, default=3, help='compute hosts (default 3)')
+    parser.add_argument('--port', type=int, default=8774, help='API port (default 8774)')
+    parser.add_argument('--data-dir', default=os.path.abspath('nova-data'),
+                        help='state directory (default ./nova-data)')
+    parser.add_argument('--service-down-time', type=int,
+                        help='seconds without heartbeat before a host is UNKNOWN')
+    parser.add_argument('--report-interval', type=int,
+                        help='seconds between heartbeats')
+    parser.add_argument('--api-workers', type=int, help='API worker processes')
+    parser.add_argument('--config-file', action='append', default=[],
+                        help='extra oslo.config file(s), e.g. for [database] connection')
+    return parser.parse_args(argv)
+
+
+def write_config(args):
+    data_dir = os.path.abspath(args.data_dir)
+    os.makedirs(data_dir, exist_ok=True)
+    base = os.path.join(data_dir, 'nova.conf')
+    with open(base, 'w') as f:
+        f.write('# Written by nova-all-in-one at every start; put your own settings\n'
+                '# in a file passed with --config-file.\n'
+                '[database]\nconnection = sqlite:///%s\n\n'
+                '[oslo_policy]\npolicy_file = %s\n'
+                % (os.path.join(data_dir, 'nova.sqlite'), os.path.join(data_dir, 'policy.yaml')))
+    policy_file = os.path.join(data_dir, 'policy.yaml')
+    if not os.path.exists(policy_file):
+        with open(policy_file, 'w') as f:
+            f.write(POLICY_TEMPLATE)
+    flags = os.path.join(data_dir, 'flags.conf')
+    with open(flags, 'w') as f:
+        f.write('# The command-line flags of the last start.\n[DEFAULT]\n')
+        if args.report_interval is not None:
+            f.write('report_interval = %d\n' % args.report_interval)
+        if args.service_down_time is not None:
+            f.write('service_down_time = %d\n' % args.service_down_time)
+        f.write('\n[api]\nbind_host = 127.0.0.1\nbind_port = %d\n' % args.port)
+        if args.api_workers is not None:
+            f.write('workers = %d\n' % args.api_workers)
+    files = [base] + [os.path.abspath(p) for p in args.config_file] + [flags]
+    return data_dir, [arg for path in files for arg in ('--config-file', path)]
+
+
+def wait_for_api(url, processes, timeout=60):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if processes[0].poll() is not None:
+            raise SystemExit('nova-api exited with %s' % processes[0].returncode)
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit('nova-api did not answer on %s' % url)
+
+
+def banner(data_dir, port, hosts):
+    ep = 'http://127.0.0.1:%d/v2.1' % port
+    return f"""
+nova-all-in-one is ready.
+  data directory : {data_dir}   (nova.conf, policy.yaml, nova.sqlite, logs)
+  compute API    : {ep}   (noauth2: token "user:project"; user admin is an admin)
+  compute hosts  : {', '.join(hosts)}
+
+Try (python-openstackclient / python-novaclient):
+  export OS_AUTH_TYPE=admin_token OS_ENDPOINT={ep} OS_TOKEN=admin:admin OS_COMPUTE_API_VERSION=2.16
+  openstack compute service list
+  openstack server show <server-id> -f json
+  OS_PROJECT_ID=admin OS_AUTH_URL=http://127.0.0.1:5000/v3 nova --os-auth-type admin_token \\
+      --os-endpoint {ep} --os-token admin:admin --os-compute-api-version 2.16 service-list
+
+Ctrl-C stops everything.
+"""
+
+
+def main(argv=None):
+    args = parse(sys.argv[1:] if argv is None else argv)
+    data_dir, config_args = write_config(args)
+    python = sys.executable
+    log_dir = os.path.join(data_dir, 'logs')
+    os.makedirs(log_dir, exist_ok=True)
+
+    subprocess.run([python, '-m', 'nova.cmd.manage'] + config_args + ['db', 'sync'],
+                   check=True)
+    processes = []
+
+    def spawn(name, command):
+        log = open(os.path.join(log_dir, name + '.log'), 'ab')
+        processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
+
+    stopping = []
+
+    def stop(*_):
+        if stopping:
+            return
+        stopping.append(True)
+        for process in processes:
+            if process.poll() is None:
+                process.terminate()
+        deadline = time.monotonic() + 10
+        for process in processes:
+            try:
+                process.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+    signal.signal(signal.SIGTERM, lambda *_: (stop(), sys.exit(0)))
+    signal.signal(signal.SIGINT, lambda *_: (stop(), sys.exit(0)))
+    try:
+        spawn('nova-api', [python, '-m', 'nova.cmd.api'] + config_args)
+        hosts = ['host-%d' % (i + 1) for i in range(args.hosts)]
+        for host in hosts:
+            spawn('nova-compute-' + host,
+                  [python, '-m', 'nova.cmd.compute', '--host', host] + config_args)
+        wait_for_api('http://127.0.0.1:%d/' % args.port, processes)
+        print(banner(data_dir, args.port, hosts), flush=True)
+        while True:
+            if processes[0].poll() is not None:
+                print('nova-api exited (%s); stopping' % processes[0].returncode, flush=True)
+                return 1
+            for host, process in zip(hosts, processes[1:]):
+                if process.poll() is not None and not getattr(process, 'reported', False):
+                    process.reported = True
+                    print('nova-compute %s exited (%s); not restarted: its servers '
+                          'will show UNKNOWN' % (host, process.returncode), flush=True)
+            time.sleep(0.5)
+    finally:
+        stop()
+
+
+if __name__ == '__main__':
+    sys.exit(main())
