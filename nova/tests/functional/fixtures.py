@@ -1,0 +1,190 @@
+"""Runs the real product for functional tests: ``nova-all-in-one`` (API under
+gunicorn, N nova-compute processes) on a temporary SQLite file and an
+ephemeral port, and talks to it over HTTP."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import fixtures
+import psutil
+
+ADMIN = 'admin:admin'
+DEMO = 'demo:demo'
+IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+class Response:
+    def __init__(self, status, headers, body):
+        self.status = status
+        self.headers = headers        # list of (name, value), in order
+        self.raw = body
+        self.json = json.loads(body) if body else None
+
+    def header(self, name):
+        values = [v for k, v in self.headers if k.lower() == name.lower()]
+        return values[0] if values else None
+
+    def header_values(self, name):
+        return [v for k, v in self.headers if k.lower() == name.lower()]
+
+
+class AllInOne(fixtures.Fixture):
+    """``nova-all-in-one`` with short liveness settings.
+
+    ``extra_config`` is text appended to a --config-file (e.g. a
+    [database] connection); ``policy`` is written as policy.yaml.
+    """
+
+    def __init__(self, hosts=2, report_interval=1, service_down_time=3,
+                 extra_config=None, api_workers=1):
+        super().__init__()
+        self.hosts = hosts
+        self.report_interval = report_interval
+        self.service_down_time = service_down_time
+        self.extra_config = extra_config
+        self.api_workers = api_workers
+
+    def _setUp(self):
+        self.data_dir = self.useFixture(fixtures.TempDir()).path
+        self.port = free_port()
+        self.url = 'http://127.0.0.1:%d' % self.port
+        command = [sys.executable, '-m', 'nova.cmd.all_in_one',
+                   '--hosts', str(self.hosts), '--port', str(self.port),
+                   '--data-dir', self.data_dir,
+                   '--report-interval', str(self.report_interval),
+                   '--service-down-time', str(self.service_down_time),
+                   '--api-workers', str(self.api_workers)]
+        if self.extra_config:
+            path = os.path.join(self.data_dir, 'extra.conf')
+            with open(path, 'w') as f:
+                f.write(self.extra_config)
+            command += ['--config-file', path]
+        self.log = open(os.path.join(self.data_dir, 'all-in-one.log'), 'wb')
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
+        self.addCleanup(self._stop)
+        self.host_names = ['host-%d' % (i + 1) for i in range(self.hosts)]
+        self._wait(lambda: len([s for s in self.services() if s['state'] == 'up'])
+                   == self.hosts, 60, 'computes up')
+
+    def _stop(self):
+        for pid in list(self._stopped):
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.log.close()
+
+    _stopped = set()
+
+    def all_in_one_output(self):
+        with open(os.path.join(self.data_dir, 'all-in-one.log'), 'rb') as f:
+            return f.read().decode('utf-8', 'replace')
+
+    # ----------------------------------------------------------------- HTTP
+
+    def request(self, method, path, token=ADMIN, version=None, body=None,
+                headers=None):
+        url = path if path.startswith('http') else self.url + path
+        all_headers = {'Accept': 'application/json'}
+        if token:
+            all_headers['X-Auth-Token'] = token
+        if version:
+            all_headers['OpenStack-API-Version'] = 'compute %s' % version
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            all_headers['Content-Type'] = 'application/json'
+        all_headers.update(headers or {})
+        req = urllib.request.Request(url, data=data, method=method, headers=all_headers)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return Response(resp.status, resp.getheaders(), resp.read())
+        except urllib.error.HTTPError as err:
+            return Response(err.code, err.headers.items(), err.read())
+
+    def services(self):
+        try:
+            resp = self.request('GET', '/v2.1/os-services', version='2.16')
+        except OSError:
+            return []
+        return resp.json['services'] if resp.status == 200 else []
+
+    def create_server(self, name='vm', token=DEMO, wait_status='ACTIVE', **server):
+        server.setdefault('imageRef', IMAGE)
+        server.setdefault('flavorRef', '1')
+        resp = self.request('POST', '/v2.1/servers', token=token,
+                            body={'server': dict(name=name, **server)})
+        assert resp.status == 202, (resp.status, resp.raw)
+        uuid = resp.json['server']['id']
+        if wait_status:
+            self.wait_for_server(uuid, wait_status)
+        return uuid
+
+    def show(self, uuid, token=ADMIN, version='2.16'):
+        return self.request('GET', '/v2.1/servers/%s' % uuid, token=token, version=version)
+
+    def wait_for_server(self, uuid, status, timeout=20):
+        self._wait(lambda: self.show(uuid).json['server']['status'] == status,
+                   timeout, 'server %s %s' % (uuid, status))
+
+    def wait_for_host_status(self, uuid, value, timeout=30):
+        self._wait(lambda: self.show(uuid).json['server'].get('host_status') == value,
+                   timeout, 'host_status %s' % value)
+
+    def service_action(self, action, host, version='2.16', **extra):
+        body = dict(host=host, binary='nova-compute', **extra)
+        return self.request('PUT', '/v2.1/os-services/%s' % action, version=version,
+                            body=body)
+
+    # ------------------------------------------------------------ processes
+
+    def compute_process(self, host):
+        for child in psutil.Process(self.process.pid).children(recursive=True):
+            cmdline = child.cmdline()
+            if 'nova.cmd.compute' in cmdline and host in cmdline:
+                return child
+        raise LookupError(host)
+
+    def freeze(self, host):
+        process = self.compute_process(host)
+        process.suspend()
+        self._stopped = self._stopped | {process.pid}
+
+    def thaw(self, host):
+        process = self.compute_process(host)
+        process.resume()
+        self._stopped = self._stopped - {process.pid}
+
+    @staticmethod
+    def _wait(predicate, timeout, what):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if predicate():
+                    return
+            except (OSError, KeyError, TypeError):
+                pass
+            time.sleep(0.2)
+        raise AssertionError('timed out waiting for %s' % what)
+
+
