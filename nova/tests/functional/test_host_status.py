@@ -1,0 +1,139 @@
+"""host_status end to end: real API under gunicorn, real nova-compute
+processes heartbeating every second, a real SQLite file."""
+import os
+
+import testtools
+
+from nova.tests.functional import fixtures as func
+
+ADMIN, DEMO = func.ADMIN, func.DEMO
+
+
+class HostStatusFlowTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.nova = self.useFixture(func.AllInOne(hosts=2, report_interval=1,
+                                                  service_down_time=3))
+
+    def _server_on(self, host):
+        # Disable the other hosts so the scheduler has one choice.
+        others = [h for h in self.nova.host_names if h != host]
+        for other in others:
+            self.nova.service_action('disable', other)
+        uuid = self.nova.create_server()
+        for other in others:
+            self.nova.service_action('enable', other)
+        self.assertEqual(host, self.nova.show(uuid).json['server']['OS-EXT-SRV-ATTR:host'])
+        return uuid
+
+    def test_created_server_is_active_and_up(self):
+        uuid = self.nova.create_server()
+        server = self.nova.show(uuid).json['server']
+        self.assertEqual('ACTIVE', server['status'])
+        self.assertEqual(1, server['OS-EXT-STS:power_state'])
+        self.assertEqual('UP', server['host_status'])
+        self.assertEqual('host_status', list(server)[-1])
+        # never at 2.15, never for the owner under the default policy
+        self.assertNotIn('host_status', self.nova.show(uuid, version='2.15').json['server'])
+        self.assertNotIn('host_status', self.nova.show(uuid, token=DEMO).json['server'])
+        detail = self.nova.request('GET', '/v2.1/servers/detail', token=DEMO, version='2.16')
+        self.assertNotIn('host_status', detail.json['servers'][0])
+
+    def test_disable_gives_maintenance_and_enable_gives_up(self):
+        uuid = self._server_on('host-1')
+        resp = self.nova.service_action('disable-log-reason', 'host-1',
+                                        disabled_reason='kernel upgrade')
+        self.assertEqual(200, resp.status)
+        self.assertEqual('MAINTENANCE', self.nova.show(uuid).json['server']['host_status'])
+        detail = self.nova.request('GET', '/v2.1/servers/detail?all_tenants=1',
+                                   version='2.16').json['servers']
+        self.assertEqual(['MAINTENANCE'], [s['host_status'] for s in detail])
+        self.nova.service_action('enable', 'host-1')
+        self.assertEqual('UP', self.nova.show(uuid).json['server']['host_status'])
+
+    def test_force_down_wins_over_disabled(self):
+        uuid = self._server_on('host-1')
+        resp = self.nova.service_action('force-down', 'host-1', forced_down=True)
+        self.assertEqual(200, resp.status)
+        self.assertEqual({'service': {'host': 'host-1', 'binary': 'nova-compute',
+                                      'forced_down': True}}, resp.json)
+        self.assertEqual('DOWN', self.nova.show(uuid).json['server']['host_status'])
+        self.nova.service_action('disable', 'host-1')
+        self.assertEqual('DOWN', self.nova.show(uuid).json['server']['host_status'])
+        self.nova.service_action('force-down', 'host-1', forced_down=False)
+        self.assertEqual('MAINTENANCE', self.nova.show(uuid).json['server']['host_status'])
+        # the compute kept heartbeating all along: operator flags survive it
+        services = {s['host']: s for s in self.nova.services()}
+        self.assertEqual('disabled', services['host-1']['status'])
+        self.assertFalse(services['host-1']['forced_down'])
+
+    def test_force_down_is_not_served_before_2_11(self):
+        resp = self.nova.service_action('force-down', 'host-1', version='2.10',
+                                        forced_down=True)
+        self.assertEqual(404, resp.status)
+        self.assertEqual('itemNotFound', list(resp.json)[0])
+
+    def test_frozen_compute_is_unknown_then_up_when_thawed(self):
+        uuid = self._server_on('host-1')
+        other = self._server_on('host-2')
+        self.nova.freeze('host-1')
+        self.nova.wait_for_host_status(uuid, 'UNKNOWN', timeout=15)
+        self.assertEqual('UP', self.nova.show(other).json['server']['host_status'])
+        services = {s['host']: s['state'] for s in self.nova.services()}
+        self.assertEqual({'host-1': 'down', 'host-2': 'up'}, services)
+        self.nova.thaw('host-1')
+        self.nova.wait_for_host_status(uuid, 'UP', timeout=15)
+
+    def test_no_valid_host_gives_error_and_empty_host_status(self):
+        for host in self.nova.host_names:
+            self.nova.service_action('disable', host)
+        uuid = self.nova.create_server(wait_status=None)
+        server = self.nova.show(uuid).json['server']
+        self.assertEqual('ERROR', server['status'])
+        self.assertIsNone(server['OS-EXT-SRV-ATTR:host'])
+        self.assertEqual('', server['hostId'])
+        self.assertEqual('', server['host_status'])
+        self.assertEqual(500, server['fault']['code'])
+        self.assertIn('No valid host was found', server['fault']['message'])
+
+    def test_unknown_host_is_never_chosen(self):
+        self.nova.freeze('host-1')
+        self.nova._wait(lambda: {s['host']: s['state'] for s in self.nova.services()}
+                        ['host-1'] == 'down', 15, 'host-1 down')
+        uuids = [self.nova.create_server(name='s%d' % i) for i in range(3)]
+        hosts = {self.nova.show(u).json['server']['OS-EXT-SRV-ATTR:host'] for u in uuids}
+        self.assertEqual({'host-2'}, hosts)
+
+    def test_delete_on_forced_down_host_is_local(self):
+        uuid = self._server_on('host-1')
+        self.nova.service_action('force-down', 'host-1', forced_down=True)
+        resp = self.nova.request('DELETE', '/v2.1/servers/%s' % uuid, token=DEMO)
+        self.assertEqual(204, resp.status)
+        self.assertEqual(404, self.nova.show(uuid).status)
+
+    def test_delete_on_up_host_goes_through_the_compute(self):
+        uuid = self._server_on('host-2')
+        resp = self.nova.request('DELETE', '/v2.1/servers/%s' % uuid, token=DEMO)
+        self.assertEqual(204, resp.status)
+        self.nova._wait(lambda: self.nova.show(uuid).status == 404, 10, 'deleted')
+
+    def test_policy_yaml_edit_takes_effect_without_restart(self):
+        uuid = self._server_on('host-1')
+        policy_file = os.path.join(self.nova.data_dir, 'policy.yaml')
+        self.assertNotIn('host_status', self.nova.show(uuid, token=DEMO).json['server'])
+        with open(policy_file, 'w') as f:
+            f.write('"os_compute_api:servers:show:host_status": '
+                    '"rule:project_reader_or_admin"\n')
+        self.nova._wait(lambda: self.nova.show(uuid, token=DEMO).json['server']
+                        .get('host_status') == 'UP', 10, 'policy reload')
+        # unknown-only: members see the key only while the host is UNKNOWN
+        with open(policy_file, 'w') as f:
+            f.write('"os_compute_api:servers:show:host_status:unknown-only": '
+                    '"rule:project_reader_or_admin"\n')
+        self.nova._wait(lambda: 'host_status' not in self.nova.show(
+            uuid, token=DEMO).json['server'], 10, 'policy reload')
+        self.nova.freeze('host-1')
+        self.nova._wait(lambda: self.nova.show(uuid, token=DEMO).json['server']
+                        .get('host_status') == 'UNKNOWN', 15, 'unknown-only shows UNKNOWN')
+        self.nova.thaw('host-1')
