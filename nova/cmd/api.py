@@ -41,6 +41,9 @@ class GunicornApp(gunicorn_base.BaseApplication):
         self.cfg.set('graceful_timeout', 5)
         self.cfg.set('proc_name', 'nova-api')
         self.cfg.set('accesslog', None)
+        if 'control_socket_disable' in self.cfg.settings:
+            # one shared per-user socket path would clash between instances
+            self.cfg.set('control_socket_disable', True)
 
     def load(self):
         # Each worker builds its own app, engine and policy enforcer.
