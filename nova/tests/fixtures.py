@@ -1,0 +1,119 @@
+"""In-process fixtures: a migrated SQLite file, a policy file, the WSGI app."""
+import datetime
+import json
+import os
+import uuid as uuidlib
+
+import fixtures
+import sqlalchemy as sa
+import webob
+
+import nova.conf
+from nova.db import engine
+from nova.db import migration
+from nova.db.dbtime import db_now
+from nova.db.models import instances, services
+from nova import policy
+
+CONF = nova.conf.CONF
+IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+
+
+class Database(fixtures.Fixture):
+    """A fresh, migrated database (SQLite file unless ``connection`` given)."""
+
+    def __init__(self, connection=None):
+        super().__init__()
+        self.connection = connection
+
+    def _setUp(self):
+        if self.connection is None:
+            path = self.useFixture(fixtures.TempDir()).path
+            self.connection = 'sqlite:///%s' % os.path.join(path, 'nova.sqlite')
+        CONF.set_override('connection', self.connection, group='database')
+        self.addCleanup(CONF.clear_override, 'connection', group='database')
+        engine.reset()
+        self.addCleanup(engine.reset)
+        migration.db_sync()
+
+
+class Policy(fixtures.Fixture):
+    """Defaults in code plus optional overrides written to a policy.yaml."""
+
+    def __init__(self, rules=None):
+        super().__init__()
+        self.rules = rules or {}
+
+    def _setUp(self):
+        self.path = os.path.join(self.useFixture(fixtures.TempDir()).path, 'policy.yaml')
+        self.set_rules(self.rules)
+        CONF.set_override('policy_file', self.path, group='oslo_policy')
+        self.addCleanup(CONF.clear_override, 'policy_file', group='oslo_policy')
+        policy.reset()
+        self.addCleanup(policy.reset)
+
+    def set_rules(self, rules):
+        with open(self.path, 'w') as f:
+            json.dump(rules, f)
+        policy.reset()
+
+
+def add_service(host, binary='nova-compute', seconds_ago=0, disabled=False,
+                forced_down=False, deleted=False, disabled_reason=None):
+    """A service row whose last heartbeat was ``seconds_ago`` on the DB clock."""
+    with engine.writer() as conn:
+        now = conn.scalar(sa.select(db_now()))
+        seen = now - datetime.timedelta(seconds=seconds_ago)
+        result = conn.execute(sa.insert(services).values(
+            uuid=str(uuidlib.uuid4()), host=host, binary=binary, topic='compute',
+            report_count=1, disabled=disabled, disabled_reason=disabled_reason,
+            forced_down=forced_down, last_seen_up=seen, created_at=seen,
+            updated_at=seen, deleted=0))
+        service_id = result.inserted_primary_key[0]
+        if deleted:
+            conn.execute(sa.update(services).where(services.c.id == service_id)
+                         .values(deleted=service_id, deleted_at=now))
+    return service_id
+
+
+def add_server(name, host=None, project_id='demo', user_id='demo', vm_state=None,
+               task_state=None, **values):
+    """An instance row as nova-compute would leave it (ACTIVE when on a host)."""
+    uuid = str(uuidlib.uuid4())
+    if vm_state is None:
+        vm_state = 'active' if host else 'error'
+    row = dict(
+        uuid=uuid, display_name=name, hostname=name, project_id=project_id,
+        user_id=user_id, host=host, node=host,
+        availability_zone='nova' if host else '', vm_state=vm_state,
+        task_state=task_state, power_state=1 if vm_state == 'active' else 0,
+        progress=0, image_ref=IMAGE, flavor_id='1', reservation_id='r-test0000',
+        launch_index=0, metadata='{}')
+    row.update(values)
+    with engine.writer() as conn:
+        conn.execute(sa.insert(instances).values(
+            created_at=db_now(), updated_at=db_now(), deleted=0,
+            launched_at=db_now() if vm_state == 'active' else None, **row))
+    return uuid
+
+
+class API:
+    """The real WSGI app called in-process (no sockets)."""
+
+    def __init__(self, auth_strategy='noauth2'):
+        from nova.api.openstack import app
+        self.app = app.ComputeAPI(auth_strategy)
+
+    def request(self, method, path, token='admin:admin', version=None, body=None,
+                headers=None):
+        req = webob.Request.blank(path, method=method, base_url='http://127.0.0.1:8774')
+        if token:
+            req.headers['X-Auth-Token'] = token
+        if version:
+            req.headers['OpenStack-API-Version'] = 'compute %s' % version
+        if body is not None:
+            req.body = json.dumps(body).encode()
+            req.content_type = 'application/json'
+        for name, value in (headers or {}).items():
+            req.headers[name] = value
+        return req.get_response(self.app)
