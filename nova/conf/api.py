@@ -11,6 +11,9 @@ api_opts = [
                      'non-loopback address with it unless this is set.'),
     cfg.IntOpt('max_limit', default=1000, min=1,
                help='Largest number of items one page of a collection returns.'),
+    cfg.IntOpt('max_servers_per_request', default=100, min=1,
+               help='Largest max_count one create request may ask for; there are '
+                    'no quotas, so this bounds what one request can create.'),
     cfg.StrOpt('bind_host', default='127.0.0.1', help='Address the API listens on.'),
     cfg.PortOpt('bind_port', default=8774, help='Port the API listens on.'),
     cfg.IntOpt('workers', default=2, min=1, help='Number of API worker processes.'),

@@ -7,6 +7,7 @@ import uuid as uuidlib
 from oslo_utils import strutils
 from oslo_utils import timeutils
 
+import nova.conf
 from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import common
 from nova.api.openstack import faults
@@ -18,6 +19,8 @@ from nova.compute import api as compute
 from nova.compute import host_status as hs
 from nova.policies import servers as sp
 from nova import policy
+
+CONF = nova.conf.CONF
 
 # sort_key values Nova accepts -> our column (None: accepted, not sortable here)
 SORT_KEYS = {
@@ -225,6 +228,9 @@ class ServersController:
         max_count = int(server.get('max_count', min_count))
         if min_count > max_count:
             raise faults.BadRequest('min_count must be <= max_count')
+        if max_count > CONF.api.max_servers_per_request:
+            raise faults.BadRequest('max_count may be at most %d'
+                                    % CONF.api.max_servers_per_request)
         user_data = server.get('user_data')
         if user_data is not None:
             try:
