@@ -4,7 +4,6 @@ from oslo_log import log as logging
 import nova.conf
 
 CONF = nova.conf.CONF
-logging.register_options(CONF)
 
 
 def parse_args(argv, default_config_files=None):

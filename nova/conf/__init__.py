@@ -1,5 +1,6 @@
 """All configuration options, registered on one global CONF."""
 from oslo_config import cfg
+from oslo_log import log as logging
 from oslo_policy import opts as policy_opts
 
 from nova.conf import api
@@ -16,3 +17,4 @@ for _module in MODULES:
     _module.register_opts(CONF)
 
 policy_opts.set_defaults(CONF, policy_file='policy.yaml')
+logging.register_options(CONF)
