@@ -137,3 +137,29 @@ class HostStatusFlowTest(testtools.TestCase):
         self.nova._wait(lambda: self.nova.show(uuid, token=DEMO).json['server']
                         .get('host_status') == 'UNKNOWN', 15, 'unknown-only shows UNKNOWN')
         self.nova.thaw('host-1')
+
+
+class ProcessLifecycleTest(testtools.TestCase):
+
+    def test_sigterm_stops_a_compute_and_then_the_whole_tree(self):
+        nova = self.useFixture(func.AllInOne(hosts=2))
+        compute = nova.compute_process('host-1')
+        compute.terminate()
+        compute.wait(10)   # not our child: the exit code is read by the all-in-one
+        self.assertIn('nova-compute host-1 exited (0); not restarted',
+                      _wait_for_text(nova.all_in_one_output, 'not restarted'))
+        children = func.psutil.Process(nova.process.pid).children(recursive=True)
+        nova.process.terminate()
+        self.assertEqual(0, nova.process.wait(20))
+        gone, alive = func.psutil.wait_procs(children, timeout=10)
+        self.assertEqual([], alive)
+
+
+def _wait_for_text(read, text, timeout=10):
+    import time
+    deadline = time.monotonic() + timeout
+    output = read()
+    while text not in output and time.monotonic() < deadline:
+        time.sleep(0.2)
+        output = read()
+    return output

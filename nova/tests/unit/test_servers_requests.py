@@ -237,3 +237,34 @@ class ServicesAPITest(testtools.TestCase):
             self.assertEqual(code, self.put(action, body).status_int, (action, body))
         self.assertEqual(('enabled', False), (self.service()['status'],
                                               self.service()['forced_down']))
+
+
+class SchedulingTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(nova_fixtures.Database())
+        self.useFixture(nova_fixtures.Policy())
+        self.api = nova_fixtures.API()
+
+    def hosts_of_new_servers(self, count):
+        resp = self.api.request('POST', '/v2.1/servers', body={'server': {
+            'name': 'vm', 'imageRef': IMAGE, 'flavorRef': '1', 'min_count': count}})
+        self.assertEqual(202, resp.status_int, resp.body)
+        servers = self.api.request('GET', '/v2.1/servers/detail?all_tenants=1').json
+        return sorted(s['OS-EXT-SRV-ATTR:host'] for s in servers['servers'])
+
+    def test_spreads_by_load(self):
+        nova_fixtures.add_service('h1')
+        nova_fixtures.add_service('h2')
+        nova_fixtures.add_server('existing', host='h1')
+        # h2 first (empty), then alternating: the pre-existing server counts
+        self.assertEqual(['h1', 'h1', 'h1', 'h2', 'h2'], self.hosts_of_new_servers(4))
+
+    def test_only_enabled_up_hosts_qualify(self):
+        nova_fixtures.add_service('h-up')
+        nova_fixtures.add_service('h-stale', seconds_ago=7200)
+        nova_fixtures.add_service('h-forced', forced_down=True)
+        nova_fixtures.add_service('h-disabled', disabled=True)
+        nova_fixtures.add_service('h-gone', deleted=True)
+        self.assertEqual(['h-up'] * 3, self.hosts_of_new_servers(3))
