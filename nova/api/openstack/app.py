@@ -6,6 +6,7 @@
 """
 import json
 import logging
+import urllib.parse
 import uuid
 
 import microversion_parse
@@ -54,6 +55,15 @@ def version_headers(version):
             (LEGACY_HEADER, text),
             ('Vary', 'OpenStack-API-Version'),
             ('Vary', LEGACY_HEADER)]
+
+
+def check_query_string(query):
+    """webob would fail deep inside a controller on undecodable parameters."""
+    if '%' in query:
+        try:
+            urllib.parse.unquote_to_bytes(query).decode('utf-8')
+        except UnicodeDecodeError:
+            raise faults.BadRequest('The query string is not valid UTF-8.')
 
 
 def requested_version(req):
@@ -124,6 +134,7 @@ class ComputeAPI:
                 req.context = nova_context.from_noauth2_token(token, request_id)
             version = requested_version(req)
             req.api_version = version
+            check_query_string(environ.get('QUERY_STRING', ''))
             project_id, subpath = self.router.split_project(
                 req.path_info[len(VERSIONED_PREFIX):])
             if project_id is not None and project_id != req.context.project_id:
