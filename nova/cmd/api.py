@@ -47,8 +47,8 @@ class GunicornApp(gunicorn_base.BaseApplication):
 
     def load(self):
         # Each worker builds its own app, engine and policy enforcer.
-        from nova.api.openstack import app
-        return app.ComputeAPI()
+        from nova.api.openstack import wsgi_app
+        return wsgi_app.load_app()
 
 
 def main(argv=None):

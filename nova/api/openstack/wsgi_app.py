@@ -7,11 +7,25 @@ oslo.config search path (/etc/nova/nova.conf, ~/.nova/nova.conf, ...).
 """
 import os
 
+from oslo_middleware import http_proxy_to_wsgi
+
+import nova.conf
 from nova import config
+
+CONF = nova.conf.CONF
+
+
+def load_app():
+    """The compute API as deployed; behind a TLS-terminating proxy, set
+    [oslo_middleware] enable_proxy_headers_parsing so links use its scheme."""
+    from nova.api.openstack import app
+    application = app.ComputeAPI()
+    if CONF.oslo_middleware.enable_proxy_headers_parsing:
+        application = http_proxy_to_wsgi.HTTPProxyToWSGI(application, conf=CONF)
+    return application
 
 
 def init_application():
     files = os.environ.get('NOVA_CONFIG_FILES')
     config.parse_args([], default_config_files=files.split(',') if files else None)
-    from nova.api.openstack import app
-    return app.ComputeAPI()
+    return load_app()
