@@ -27,6 +27,23 @@ def _tune_sqlite(dbapi_connection, connection_record):
         dbapi_connection.execute('PRAGMA journal_mode = WAL')
 
 
+def _connect_failure_is_disconnect(context):
+    # A server that refuses us while we connect (down, restarting, too many
+    # clients) is unavailable, not a bug. oslo.db only knows libpq's old
+    # wording ("could not connect to server"), so on PostgreSQL this came
+    # out as a bare OperationalError: a 500 from the API and a dead
+    # nova-compute loop. Flagged here, oslo.db raises DBConnectionError for
+    # every dialect (and retries it at engine start, as for MySQL).
+    if (context.connection is None
+            and isinstance(context.sqlalchemy_exception, sa.exc.OperationalError)):
+        context.is_disconnect = True
+
+
+# On the class, so it also covers oslo.db's first connection, made inside
+# create_engine before an engine listener could be added.
+sa.event.listen(sa.engine.Engine, 'handle_error', _connect_failure_is_disconnect)
+
+
 def get_factory():
     global _factory
     if _factory is None:
