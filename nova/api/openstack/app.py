@@ -15,6 +15,7 @@ from oslo_db import exception as db_exc
 import nova.conf
 from nova import context as nova_context
 from nova.api.openstack import api_version_request as avr
+from nova.api.openstack import client_documents
 from nova.api.openstack import faults
 from nova.api.openstack import router as router_mod
 from nova.api.openstack import wsgi
@@ -106,6 +107,10 @@ class ComputeAPI:
             return start_response(status, headers + id_headers, exc_info)
 
         path = environ.get('PATH_INFO', '') or '/'
+        if self.auth_strategy == 'noauth2':
+            served = client_documents.app(environ, start)
+            if served is not None:
+                return served
         if path == '/':
             req = wsgi.Request(environ)
             return self._respond(start, 200, versions.root(req), [])

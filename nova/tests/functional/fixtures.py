@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import fixtures
@@ -40,6 +41,19 @@ class Response:
         return [v for k, v in self.headers if k.lower() == name.lower()]
 
 
+def check_tempest_schema(method, url, response):
+    """Every successful response must pass the schema tempest applies to it."""
+    from nova.tests.functional import tempest_schemas
+    path = urllib.parse.urlsplit(url).path
+    try:
+        tempest_schemas.validate(method, path, response.status, response.headers,
+                                 response.json)
+    except tempest_schemas.Unvalidated:
+        pass
+    except Exception as exc:
+        raise AssertionError('%s %s: tempest schema: %s' % (method, path, exc))
+
+
 class AllInOne(fixtures.Fixture):
     """``nova-all-in-one`` with short liveness settings.
 
@@ -50,6 +64,7 @@ class AllInOne(fixtures.Fixture):
     def __init__(self, hosts=2, report_interval=1, service_down_time=3,
                  extra_config=None, api_workers=1):
         super().__init__()
+        self.validate_schemas = True     # see check_tempest_schema
         self.hosts = hosts
         self.report_interval = report_interval
         self.service_down_time = service_down_time
@@ -118,9 +133,12 @@ class AllInOne(fixtures.Fixture):
         req = urllib.request.Request(url, data=data, method=method, headers=all_headers)
         try:
             with urllib.request.urlopen(req, timeout=30) as resp:
-                return Response(resp.status, resp.getheaders(), resp.read())
+                response = Response(resp.status, resp.getheaders(), resp.read())
         except urllib.error.HTTPError as err:
-            return Response(err.code, err.headers.items(), err.read())
+            response = Response(err.code, err.headers.items(), err.read())
+        if self.validate_schemas and response.status < 300:
+            check_tempest_schema(method, url, response)
+        return response
 
     def services(self):
         try:

@@ -1,0 +1,134 @@
+"""The host_status cases of the reference captures, recreated on an AllInOne.
+
+Servers are created through the API and built by real nova-compute
+processes wherever the API can produce the case; what it cannot (a stale
+heartbeat without waiting hours, a server in BUILD that was never
+scheduled, a host whose service row is gone, an old soft-deleted service
+row) is written to the all-in-one's SQLite file with our models, as
+Nova's own captures were.
+
+Hosts (AllInOne(hosts=6)):
+
+    host-1  c-up, c-reborn (plus a soft-deleted, forced-down, disabled row)
+    host-2  c-stale: its compute is stopped, last heartbeat set 2 h back
+    host-3  c-forced          host-4  c-disabled (with a reason)
+    host-5  c-forced-dis      host-6  c-ghost: compute stopped, row deleted
+    (none)  c-nohost-cell0 (no valid host: ERROR), c-nohost-build (BUILD)
+"""
+import datetime
+import os
+import uuid as uuidlib
+
+import sqlalchemy as sa
+
+from nova.db import dbtime
+from nova.db import models
+from nova.tests.functional import fixtures as func
+
+HOSTS = 6
+CASES = ('c-up', 'c-stale', 'c-forced', 'c-disabled', 'c-forced-dis',
+         'c-nohost-cell0', 'c-nohost-build', 'c-ghost', 'c-reborn')
+CASE_HOSTS = {'c-up': 'host-1', 'c-stale': 'host-2', 'c-forced': 'host-3',
+              'c-disabled': 'host-4', 'c-forced-dis': 'host-5', 'c-ghost': 'host-6',
+              'c-reborn': 'host-1'}
+EXPECTED = {'c-up': 'UP', 'c-stale': 'UNKNOWN', 'c-forced': 'DOWN',
+            'c-disabled': 'MAINTENANCE', 'c-forced-dis': 'DOWN', 'c-nohost-cell0': '',
+            'c-nohost-build': '', 'c-ghost': '', 'c-reborn': 'UP'}
+# admin's own servers (the captures list two of them as 'bulk-0000N')
+ADMIN_SERVERS = ('bulk-00001', 'bulk-00000')
+OTHER_PROJECT = 'bulk-00000'
+UNKNOWN_ONLY_POLICY = ('"os_compute_api:servers:show:host_status:unknown-only": '
+                       '"rule:project_reader_or_admin"\n')
+
+
+def all_in_one():
+    """An AllInOne sized for the cases; liveness generous enough for a busy CI."""
+    return func.AllInOne(hosts=HOSTS, report_interval=1, service_down_time=20)
+
+
+def engine(nova):
+    return sa.create_engine('sqlite:///' + os.path.join(nova.data_dir, 'nova.sqlite'),
+                            connect_args={'timeout': 30})
+
+
+def create_on(nova, host, name, token=func.DEMO):
+    """A server built on ``host``: the other hosts are disabled meanwhile."""
+    others = [h for h in nova.host_names if h != host]
+    for other in others:
+        nova.service_action('disable', other)
+    try:
+        return nova.create_server(name=name, token=token, wait_status=None)
+    finally:
+        for other in others:
+            nova.service_action('enable', other)
+
+
+def _stop_compute(nova, host):
+    process = nova.compute_process(host)
+    process.terminate()
+    process.wait(20)
+
+
+def seed(nova):
+    """Create every case on ``nova``; returns {server name: uuid}."""
+    ids = {}
+    for name in ADMIN_SERVERS:
+        ids[name] = nova.create_server(name=name, token=func.ADMIN, wait_status=None)
+    for name in CASES[:5]:
+        ids[name] = create_on(nova, CASE_HOSTS[name], name)
+    for host in nova.host_names:
+        nova.service_action('disable', host)
+    ids['c-nohost-cell0'] = nova.create_server(name='c-nohost-cell0', wait_status='ERROR')
+    for host in nova.host_names:
+        nova.service_action('enable', host)
+    db = engine(nova)
+    ids['c-nohost-build'] = _insert_unscheduled(db, 'c-nohost-build')
+    ids['c-ghost'] = create_on(nova, 'host-6', 'c-ghost')
+    ids['c-reborn'] = create_on(nova, 'host-1', 'c-reborn')
+    for name, uuid in ids.items():
+        if name not in ('c-nohost-cell0', 'c-nohost-build'):
+            nova.wait_for_server(uuid, 'ACTIVE')
+
+    _stop_compute(nova, 'host-2')
+    _stop_compute(nova, 'host-6')
+    with db.begin() as conn:
+        now = conn.scalar(sa.select(dbtime.db_now()))
+        conn.execute(sa.update(models.services)
+                     .where(models.services.c.host == 'host-2')
+                     .values(last_seen_up=now - datetime.timedelta(hours=2),
+                             updated_at=now - datetime.timedelta(hours=2)))
+        conn.execute(sa.delete(models.services).where(models.services.c.host == 'host-6'))
+        old = now - datetime.timedelta(days=1)
+        conn.execute(sa.insert(models.services).values(
+            id=1000, uuid=str(uuidlib.uuid4()), host='host-1', binary='nova-compute',
+            topic='compute', report_count=10, disabled=True, disabled_reason='retired',
+            forced_down=True, last_seen_up=old, created_at=old - datetime.timedelta(days=30),
+            updated_at=old, deleted_at=old, deleted=1000))
+    db.dispose()
+    nova.service_action('force-down', 'host-3', forced_down=True)
+    nova.service_action('disable-log-reason', 'host-4', disabled_reason='maintenance')
+    nova.service_action('force-down', 'host-5', forced_down=True)
+    nova.service_action('disable', 'host-5')
+    for name, expected in EXPECTED.items():
+        nova.wait_for_host_status(ids[name], expected)
+    return ids
+
+
+def _insert_unscheduled(db, name):
+    """A server the scheduler has not looked at yet: BUILD, no host."""
+    uuid = str(uuidlib.uuid4())
+    with db.begin() as conn:
+        conn.execute(sa.insert(models.instances).values(
+            uuid=uuid, display_name=name, hostname=name, project_id='demo',
+            user_id='demo', image_ref=func.IMAGE, flavor_id='1',
+            reservation_id='r-' + uuid[:8], launch_index=0, vm_state='building',
+            task_state='scheduling', power_state=0, progress=0, metadata='{}',
+            created_at=dbtime.db_now(), updated_at=dbtime.db_now(), deleted=0))
+    return uuid
+
+
+def set_policy(nova, text, check):
+    """Write policy.yaml and wait until ``check()`` says the API reloaded it."""
+    with open(os.path.join(nova.data_dir, 'policy.yaml'), 'w') as f:
+        f.write(text)
+    nova._wait(check, 15, 'policy.yaml reload')

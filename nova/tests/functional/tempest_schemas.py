@@ -1,0 +1,107 @@
+"""Checks a response against the response schema tempest would apply.
+
+tempest's service clients pick a schema module per microversion from their
+``schema_versions_info`` tables; we ask the same tables (and tempest's own
+selection function) with the microversion the response says it was served
+at, then validate with tempest's ``validate_response``. The schemas forbid
+unknown keys, so a key Nova does not send fails here.
+"""
+import re
+
+from tempest.lib.api_schema.response.compute.v2_1 import servers as servers_v21
+from tempest.lib.api_schema.response.compute.v2_1 import services as services_v21
+from tempest.lib.api_schema.response.compute.v2_1 import versions as versions_schema
+from tempest.lib.api_schema.response.compute.v2_11 import services as services_v211
+from tempest.lib.common import rest_client
+from tempest.lib.services.compute import base_compute_client
+from tempest.lib.services.compute import flavors_client
+from tempest.lib.services.compute import servers_client
+from tempest.lib.services.compute import services_client
+
+_UUIDISH = r'[^/?]+'
+
+
+def _by_version(client_class, name):
+    return lambda version: getattr(_select(client_class, version), name)
+
+
+def _fixed(schema):
+    return lambda version: schema
+
+
+def _select(client_class, version):
+    """tempest's own choice of schema module for ``version``."""
+    saved = base_compute_client.COMPUTE_MICROVERSION
+    base_compute_client.COMPUTE_MICROVERSION = version
+    try:
+        return base_compute_client.BaseComputeClient.get_schema(
+            None, client_class.schema_versions_info)
+    finally:
+        base_compute_client.COMPUTE_MICROVERSION = saved
+
+
+Servers = servers_client.ServersClient
+Services = services_client.ServicesClient
+Flavors = flavors_client.FlavorsClient
+
+# (method, path below /v2.1[/{project_id}]) -> schema for a microversion
+ROUTES = [
+    ('GET', r'servers', _by_version(Servers, 'list_servers')),
+    ('GET', r'servers/detail', _by_version(Servers, 'list_servers_detail')),
+    ('GET', r'servers/' + _UUIDISH, _by_version(Servers, 'get_server')),
+    # create and delete: tempest uses the 2.1 schemas at every microversion;
+    # Nova returns adminPass (enable_instance_password defaults to True)
+    ('POST', r'servers', _fixed(servers_v21.create_server_with_admin_pass)),
+    ('DELETE', r'servers/' + _UUIDISH, _fixed(servers_v21.delete_server)),
+    ('GET', r'os-services', _by_version(Services, 'list_services')),
+    ('PUT', r'os-services/(enable|disable)', _fixed(services_v21.enable_disable_service)),
+    ('PUT', r'os-services/disable-log-reason', _fixed(services_v21.disable_log_reason)),
+    ('PUT', r'os-services/force-down', _fixed(services_v211.update_forced_down)),
+    ('GET', r'flavors', _by_version(Flavors, 'list_flavors')),
+    ('GET', r'flavors/detail', _by_version(Flavors, 'list_flavors_details')),
+    ('GET', r'flavors/' + _UUIDISH,
+     _by_version(Flavors, 'create_update_get_flavor_details')),
+]
+_ROUTES = [(m, re.compile(r'^/v2\.1(?:/[^/]+)?/' + p + r'/?$'), s) for m, p, s in ROUTES]
+
+
+class Unvalidated(LookupError):
+    """No tempest schema applies to this request."""
+
+
+class _Resp(dict):
+    """What validate_response expects: headers as a dict, plus ``status``."""
+
+    def __init__(self, status, headers):
+        super().__init__((k.lower(), v) for k, v in headers)
+        self.status = status
+
+
+def schema_for(method, path, version):
+    """The tempest schema for a request; ``version`` as served ('2.16')."""
+    path = path.split('?', 1)[0]
+    if method == 'GET' and path == '/':
+        return versions_schema.list_versions
+    if method == 'GET' and path.rstrip('/') == '/v2.1':
+        return versions_schema.get_one_version
+    for route_method, pattern, schema in _ROUTES:
+        if route_method == method and pattern.match(path):
+            # first match in table order wins: detail before {id}
+            return schema(version)
+    raise Unvalidated('%s %s' % (method, path))
+
+
+def served_version(headers):
+    for name, value in headers:
+        if name.lower() == 'openstack-api-version':
+            return value.split()[-1]
+    return None
+
+
+def validate(method, path, status, headers, body):
+    """Raise tempest's InvalidHTTPResponseBody (or Unvalidated) on mismatch."""
+    if method == 'POST' and isinstance(body, dict) and 'reservation_id' in body:
+        raise Unvalidated('return_reservation_id: tempest has no schema for it')
+    schema = schema_for(method, path, served_version(headers))
+    rest_client.RestClient.validate_response(schema, _Resp(status, headers), body)
+    return schema
