@@ -1,0 +1,226 @@
+"""The DB API on SQLite, MariaDB/MySQL and PostgreSQL, including the two
+races a real deployment has: computes claiming the same build, and an
+operator's change meeting a heartbeat."""
+import json
+import threading
+import uuid as uuidlib
+
+from nova.db import api as db
+from nova.db import engine
+from nova.tests.unit.db import backends
+
+HOST = 'db-host'
+
+
+def _server(**values):
+    row = dict(uuid=str(uuidlib.uuid4()), display_name='vm', hostname='vm',
+               project_id='p1', user_id='u1', flavor_id='1', reservation_id='r-1',
+               metadata=json.dumps({}), host=HOST, node=HOST, vm_state='building',
+               task_state='scheduling')
+    row.update(values)
+    return row
+
+
+def _in_threads(count, target):
+    """Run target(index) in ``count`` threads released together; results."""
+    barrier = threading.Barrier(count)
+    results = [None] * count
+    errors = []
+
+    def run(index):
+        try:
+            barrier.wait(10)
+            results[index] = target(index)
+        except Exception as exc:  # reported below, not lost in a thread
+            errors.append(exc)
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    if errors:
+        raise errors[0]
+    return results
+
+
+class _ServiceTests:
+
+    def test_register_twice_gives_one_row(self):
+        first = db.service_register(HOST, db.COMPUTE_BINARY, topic='compute')
+        second = db.service_register(HOST, db.COMPUTE_BINARY, topic='compute')
+        self.assertEqual(first['id'], second['id'])
+        self.assertEqual(1, len(db.service_list(host=HOST)))
+
+    def test_concurrent_registration_gives_one_row(self):
+        rows = _in_threads(4, lambda i: db.service_register(HOST, db.COMPUTE_BINARY))
+        self.assertEqual(1, len({row['id'] for row in rows}))
+
+    def test_list_carries_the_database_time(self):
+        db.service_register(HOST, db.COMPUTE_BINARY)
+        db.service_register('other', 'nova-scheduler')
+        rows = db.service_list()
+        self.assertEqual([HOST, 'other'], [r['host'] for r in rows])
+        self.assertEqual(['nova-scheduler'], [r['binary'] for r in
+                                              db.service_list(binary='nova-scheduler')])
+        for row in rows:
+            self.assertIsNotNone(row['db_now'])
+            self.assertLessEqual(row['created_at'], row['db_now'])
+
+    def test_heartbeat_on_a_deleted_row_reports_it_gone(self):
+        service = db.service_register(HOST, db.COMPUTE_BINARY)
+        db.service_update(HOST, db.COMPUTE_BINARY, deleted=service['id'])
+        self.assertFalse(db.service_heartbeat(service['id']))
+
+    def test_update_of_an_unknown_service_changes_nothing(self):
+        self.assertEqual(0, db.service_update('nowhere', db.COMPUTE_BINARY, disabled=True))
+
+    def test_operator_changes_survive_racing_heartbeats(self):
+        service = db.service_register(HOST, db.COMPUTE_BINARY)
+        changes = [dict(disabled=True, disabled_reason='maintenance %d' % i)
+                   if i % 3 == 0 else
+                   dict(forced_down=bool(i % 2), disabled=False, disabled_reason=None)
+                   for i in range(30)]
+        stop = threading.Event()
+        beats = []
+
+        def heartbeat(index):
+            count = 0
+            while not stop.is_set():
+                db.service_heartbeat(service['id'])
+                count += 1
+            beats.append(count)
+        heartbeaters = [threading.Thread(target=heartbeat, args=(i,)) for i in range(4)]
+        for thread in heartbeaters:
+            thread.start()
+        state = dict(disabled=False, disabled_reason=None, forced_down=False)
+        try:
+            for change in changes:
+                self.assertEqual(1, db.service_update(HOST, db.COMPUTE_BINARY, **change))
+                state.update(change)
+                row = db.service_list(host=HOST)[0]
+                self.assertEqual(state, {k: _plain(row[k]) for k in state})
+        finally:
+            stop.set()
+            for thread in heartbeaters:
+                thread.join(30)
+        row = db.service_list(host=HOST)[0]
+        self.assertEqual(state, {k: _plain(row[k]) for k in state})
+        self.assertEqual(sum(beats), row['report_count'])
+        self.assertGreater(sum(beats), len(changes))
+
+
+def _plain(value):
+    return bool(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+class _InstanceTests:
+
+    def test_create_and_get(self):
+        row = _server(display_name='web', metadata=json.dumps({'a': 'b'}))
+        db.instances_create([row])
+        with engine.reader() as conn:
+            got = db.instance_get(conn, row['uuid'])
+            self.assertIsNone(db.instance_get(conn, row['uuid'], project_id='other'))
+        self.assertEqual('web', got['display_name'])
+        self.assertEqual({'a': 'b'}, json.loads(got['metadata']))
+        self.assertIsNotNone(got['created_at'])
+        self.assertIsNone(got['fault_code'])
+
+    def test_claim_race_has_exactly_one_winner(self):
+        rows = [_server() for _ in range(10)]
+        db.instances_create(rows)
+        for row in rows:
+            wins = _in_threads(6, lambda i: db.instance_update(
+                row['uuid'], expected_task_state=('scheduling',), task_state='spawning'))
+            self.assertEqual(1, wins.count(True), row['uuid'])
+        self.assertEqual([], db.instances_for_compute(HOST, ('scheduling',)))
+        self.assertEqual(10, len(db.instances_for_compute(HOST, ('spawning',))))
+
+    def test_claim_of_a_deleted_or_deleting_server_fails(self):
+        gone, deleting = _server(), _server()
+        db.instances_create([gone, deleting])
+        db.instance_destroy(gone['uuid'])
+        db.instance_update(deleting['uuid'], task_state='deleting')
+        for row in (gone, deleting):
+            self.assertFalse(db.instance_update(
+                row['uuid'], expected_task_state=('scheduling',), task_state='spawning'))
+
+    def test_expected_task_state_none_matches_null(self):
+        row = _server(task_state=None, vm_state='active')
+        db.instances_create([row])
+        self.assertFalse(db.instance_update(row['uuid'], expected_task_state=('deleting',),
+                                            task_state='deleting'))
+        self.assertTrue(db.instance_update(row['uuid'], expected_task_state=(None,),
+                                           task_state='deleting'))
+
+    def test_destroy_is_a_soft_delete_visible_with_include_deleted(self):
+        row = _server()
+        db.instances_create([row])
+        self.assertTrue(db.instance_destroy(row['uuid']))
+        self.assertFalse(db.instance_destroy(row['uuid']))
+        with engine.reader() as conn:
+            self.assertIsNone(db.instance_get(conn, row['uuid']))
+            live = db.instance_list(conn, {}, ['id'], ['asc'], 10)
+            every = db.instance_list(conn, {'include_deleted': True}, ['id'], ['asc'], 10)
+        self.assertEqual([], live)
+        self.assertEqual(['deleted'], [r['vm_state'] for r in every])
+        self.assertIsNotNone(every[0]['terminated_at'])
+
+    def test_latest_fault_is_joined_for_error_servers(self):
+        row = _server(vm_state='error', task_state=None, host=None)
+        db.instances_create([row])
+        db.instance_fault_create(row['uuid'], 500, 'first')
+        db.instance_fault_create(row['uuid'], 500, 'No valid host', details='none up')
+        with engine.reader() as conn:
+            got = db.instance_get(conn, row['uuid'])
+        self.assertEqual((500, 'No valid host', 'none up'),
+                         (got['fault_code'], got['fault_message'], got['fault_details']))
+
+    def test_name_filter_is_a_regular_expression(self):
+        db.instances_create([_server(display_name=n) for n in ('web-1', 'web-2', 'db-1')])
+        with engine.reader() as conn:
+            rows = db.instance_list(conn, {'name': '^web-[0-9]$'}, ['display_name'],
+                                    ['asc'], 10)
+        self.assertEqual(['web-1', 'web-2'], [r['display_name'] for r in rows])
+
+    def test_pages_follow_the_marker_in_both_directions(self):
+        names = ['s%02d' % i for i in range(7)]
+        db.instances_create([_server(display_name=n, key_name=None if i % 2 else 'k')
+                             for i, n in enumerate(names)])
+        for keys, dirs in ((['display_name', 'id'], ['asc', 'asc']),
+                           (['display_name', 'id'], ['desc', 'desc']),
+                           (['key_name', 'id'], ['asc', 'desc']),
+                           (['created_at', 'id'], ['desc', 'desc'])):
+            with engine.reader() as conn:
+                whole = db.instance_list(conn, {}, keys, dirs, 100)
+                seen, marker = [], None
+                while True:
+                    page = db.instance_list(conn, {}, keys, dirs, 3, marker)
+                    if not page:
+                        break
+                    seen += page
+                    marker = db.instance_marker(conn, page[-1]['uuid'])
+            self.assertEqual([r['uuid'] for r in whole], [r['uuid'] for r in seen], keys)
+            self.assertEqual(7, len(seen))
+
+    def test_counts_by_host(self):
+        db.instances_create([_server(host='a'), _server(host='a'), _server(host='b')])
+        with engine.reader() as conn:
+            self.assertEqual({'a': 2, 'b': 1}, db.instance_counts_by_host(conn, {'a', 'b'}))
+
+    def test_flavors(self):
+        self.assertEqual(['1', '2', '3', '4', '5'], [f['flavorid'] for f in db.flavor_list()])
+        self.assertEqual('m1.small', db.flavor_get(2)['name'])
+        self.assertIsNone(db.flavor_get('nope'))
+
+
+class DbApiSQLiteTest(_ServiceTests, _InstanceTests, backends.BackendTestCase):
+    BACKEND = 'sqlite'
+
+
+class DbApiMySQLTest(_ServiceTests, _InstanceTests, backends.BackendTestCase):
+    BACKEND = 'mysql'
+
+
+class DbApiPostgreSQLTest(_ServiceTests, _InstanceTests, backends.BackendTestCase):
+    BACKEND = 'postgresql'
