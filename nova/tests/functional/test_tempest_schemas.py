@@ -1,0 +1,159 @@
+"""tempest's response schemas (tempest.lib.api_schema.response.compute)
+accept every servers, os-services, flavors and versions response we serve,
+at every microversion whose schema differs (2.1, 2.3, 2.9, 2.11, 2.16) and
+the ones around them, for an admin and a project member.
+
+AllInOne.request validates each successful response itself (see
+fixtures.check_tempest_schema); these tests make sure every route, role,
+microversion and server state is asked for at least once, and that the
+check bites."""
+import base64
+import copy
+
+import testtools
+from tempest.lib import exceptions as tempest_exc
+from tempest.lib.api_schema.response.compute.v2_1 import servers as v2_1
+from tempest.lib.api_schema.response.compute.v2_3 import servers as v2_3
+from tempest.lib.api_schema.response.compute.v2_9 import servers as v2_9
+from tempest.lib.api_schema.response.compute.v2_11 import services as services_v2_11
+from tempest.lib.api_schema.response.compute.v2_16 import servers as v2_16
+
+from nova.tests.functional import fixtures as func
+from nova.tests.functional import tempest_schemas
+
+ADMIN, DEMO = func.ADMIN, func.DEMO
+VERSIONS = (None, '2.1', '2.2', '2.3', '2.8', '2.9', '2.10', '2.11', '2.15', '2.16', 'latest')
+
+
+class TempestSchemasTest(testtools.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.nova = func.AllInOne(hosts=2, report_interval=1, service_down_time=20)
+        cls.nova.setUp()
+        try:
+            cls._seed()
+        except BaseException:
+            cls.nova.cleanUp()
+            raise
+
+    @classmethod
+    def _seed(cls):
+        nova = cls.nova
+        cls.rich = nova.create_server(
+            name='rich', metadata={'role': 'db'}, security_groups=[{'name': 'web'}],
+            key_name='ops', user_data=base64.b64encode(b'#!/bin/sh\n').decode(),
+            config_drive=True, accessIPv4='192.0.2.10', accessIPv6='2001:db8::10',
+            **{'OS-DCF:diskConfig': 'AUTO'})
+        cls.plain = nova.create_server(name='plain')
+        gone = nova.create_server(name='gone')
+        nova.request('DELETE', '/v2.1/servers/' + gone, token=DEMO)
+        for host in nova.host_names:
+            nova.service_action('disable', host)
+        cls.error = nova.create_server(name='no-host', wait_status='ERROR')
+        nova.service_action('enable', 'host-1')
+        nova.service_action('disable-log-reason', 'host-2', disabled_reason='disk swap')
+        cls.building = nova.create_server(name='building', wait_status=None)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.nova.cleanUp()
+        super().tearDownClass()
+
+    def _get(self, path, token, version):
+        resp = self.nova.request('GET', path, token=token, version=version)
+        self.assertEqual(200, resp.status, (path, token, version, resp.raw))
+        return resp
+
+    def test_servers_at_every_microversion_and_role(self):
+        seen = set()
+        for version in VERSIONS:
+            for token, query in ((ADMIN, '?all_tenants=1'), (DEMO, '')):
+                self._get('/v2.1/servers' + query, token, version)
+                detail = self._get('/v2.1/servers/detail' + query, token, version).json
+                self.assertGreaterEqual(len(detail['servers']), 4)
+                seen |= {s.get('host_status') for s in detail['servers']}
+                for uuid in (self.rich, self.plain, self.error, self.building):
+                    server = self._get('/v2.1/servers/' + uuid, token, version).json
+                    seen.add(server['server'].get('host_status'))
+                self._get('/v2.1/demo/servers/detail?limit=1', DEMO, version)
+            deleted = self._get('/v2.1/servers/detail?all_tenants=1&changes-since='
+                                '2000-01-01T00:00:00Z', ADMIN, version).json['servers']
+            self.assertIn('DELETED', [s['status'] for s in deleted])
+        # the states shown: UP, MAINTENANCE (host-2), "" (no host), absent
+        self.assertEqual({None, 'UP', 'MAINTENANCE', ''}, seen)
+
+    def test_create_and_delete_at_every_microversion(self):
+        for version in VERSIONS:
+            resp = self.nova.request('POST', '/v2.1/servers', token=DEMO, version=version,
+                                     body={'server': {'name': 'tmp', 'flavorRef': '1',
+                                                      'imageRef': func.IMAGE}})
+            self.assertEqual(202, resp.status, resp.raw)
+            uuid = resp.json['server']['id']
+            resp = self.nova.request('DELETE', '/v2.1/servers/' + uuid, token=DEMO,
+                                     version=version)
+            self.assertEqual(204, resp.status, resp.raw)
+
+    def test_services_at_every_microversion(self):
+        for version in VERSIONS:
+            self._get('/v2.1/os-services', ADMIN, version)
+            self._get('/v2.1/os-services?binary=nova-compute&host=host-1', ADMIN, version)
+            for action, extra in (('disable', {}), ('enable', {}),
+                                  ('disable-log-reason', {'disabled_reason': 'swap'}),
+                                  ('enable', {})):
+                resp = self.nova.service_action(action, 'host-1', version=version or '2.1',
+                                                **extra)
+                self.assertEqual(200, resp.status, resp.raw)
+        for version in ('2.11', '2.16', 'latest'):
+            for down in (True, False):
+                resp = self.nova.service_action('force-down', 'host-1', version=version,
+                                                forced_down=down)
+                self.assertEqual(200, resp.status, resp.raw)
+
+    def test_flavors_and_versions(self):
+        for version in VERSIONS:
+            for token in (ADMIN, DEMO):
+                self._get('/v2.1/flavors', token, version)
+                self._get('/v2.1/flavors/detail', token, version)
+                self._get('/v2.1/flavors/1', token, version)
+        for path in ('/', '/v2.1', '/v2.1/'):
+            self._get(path, None, None)
+            self._get(path, ADMIN, '2.16')
+
+    # ------------------------------------------------ the check can fail
+
+    def test_tempest_picks_the_schema_of_the_served_microversion(self):
+        path = '/v2.1/servers/' + self.plain
+        self.assertIs(v2_1.get_server, tempest_schemas.schema_for('GET', path, None))
+        self.assertIs(v2_1.get_server, tempest_schemas.schema_for('GET', path, '2.2'))
+        self.assertIs(v2_3.get_server, tempest_schemas.schema_for('GET', path, '2.3'))
+        self.assertIs(v2_9.get_server, tempest_schemas.schema_for('GET', path, '2.15'))
+        self.assertIs(v2_16.get_server, tempest_schemas.schema_for('GET', path, '2.16'))
+        self.assertIs(v2_16.list_servers_detail,
+                      tempest_schemas.schema_for('GET', '/v2.1/demo/servers/detail', '2.16'))
+        self.assertIs(services_v2_11.list_services,
+                      tempest_schemas.schema_for('GET', '/v2.1/os-services', '2.11'))
+
+    def test_schemas_reject_keys_nova_does_not_send(self):
+        resp = self.nova.show(self.plain, version='2.16')
+        self.assertIn('host_status', resp.json['server'])
+
+        def check(body, version):
+            headers = [('OpenStack-API-Version', 'compute ' + version)]
+            tempest_schemas.validate('GET', '/v2.1/servers/' + self.plain, 200, headers,
+                                     body)
+
+        check(resp.json, '2.16')
+        # host_status at 2.15, locked at 2.8, an invented key at 2.16
+        self.assertRaises(tempest_exc.InvalidHTTPResponseBody, check, resp.json, '2.15')
+        older = copy.deepcopy(resp.json)
+        del older['server']['host_status']
+        self.assertRaises(tempest_exc.InvalidHTTPResponseBody, check, older, '2.8')
+        extra = copy.deepcopy(resp.json)
+        extra['server']['host_state'] = 'UP'
+        self.assertRaises(tempest_exc.InvalidHTTPResponseBody, check, extra, '2.16')
+        # a null progress (what Nova's captures show) is refused
+        nulled = copy.deepcopy(resp.json)
+        nulled['server']['progress'] = None
+        self.assertRaises(tempest_exc.InvalidHTTPResponseBody, check, nulled, '2.16')
