@@ -16,6 +16,7 @@ import nova.conf
 from nova import context as nova_context
 from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import client_documents
+from nova.api.openstack import encode
 from nova.api.openstack import faults
 from nova.api.openstack import router as router_mod
 from nova.api.openstack import wsgi
@@ -178,7 +179,7 @@ class ComputeAPI:
             start(faults.status_line(code) if code != 204 else '204 No Content',
                   extra_headers)
             return [b'']
-        body = json.dumps(result).encode()
+        body = encode.dumps(result)
         headers = [('Content-Length', str(len(body))),
                    ('Content-Type', wsgi.JSON_CONTENT_TYPE)] + extra_headers
         start('%d %s' % (code, {200: 'OK', 201: 'Created', 202: 'Accepted'}.get(code, 'OK')),

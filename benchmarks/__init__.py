@@ -1,0 +1,1 @@
+"""Reproducible benchmarks (run with ``tox -e bench``); not timed tests."""

@@ -1,0 +1,79 @@
+"""Serve the API exactly as ``nova-all-in-one`` does (same command, same
+config files, nova-api under gunicorn), on an ephemeral port, with no
+simulated compute processes: the benchmark seeds its own hosts."""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from nova import config
+from nova import policy
+from nova.db import engine
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        return sock.getsockname()[1]
+
+
+class AllInOne:
+    def __init__(self, data_dir, service_down_time=None, api_workers=None):
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.url = 'http://127.0.0.1:%d' % self.port
+        self.command = [sys.executable, '-m', 'nova.cmd.all_in_one', '--hosts', '0',
+                        '--port', str(self.port), '--data-dir', data_dir]
+        if service_down_time is not None:
+            self.command += ['--service-down-time', str(service_down_time)]
+        if api_workers is not None:
+            self.command += ['--api-workers', str(api_workers)]
+        self.process = None
+
+    def __enter__(self):
+        os.makedirs(self.data_dir, exist_ok=True)
+        self.log = open(os.path.join(self.data_dir, 'all-in-one.log'), 'wb')
+        self.process = subprocess.Popen(self.command, stdout=self.log,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise SystemExit('nova-all-in-one exited; see %s' % self.log.name)
+            try:
+                with urllib.request.urlopen(self.url + '/', timeout=2):
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            self.stop()
+            raise SystemExit('nova-api did not answer on %s' % self.url)
+        self.use_config()
+        return self
+
+    def config_args(self):
+        """The config files nova-all-in-one wrote and gave to nova-api."""
+        return ['--config-file', os.path.join(self.data_dir, 'nova.conf'),
+                '--config-file', os.path.join(self.data_dir, 'flags.conf')]
+
+    def use_config(self):
+        """Point this process (seeding, in-process SQL counts) at the same config."""
+        engine.reset()
+        policy.reset()
+        config.parse_args(self.config_args())
+
+    def stop(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.log.close()
+
+    def __exit__(self, *exc):
+        engine.reset()
+        self.stop()
