@@ -1,0 +1,292 @@
+"""The api-ref's JSON samples, checked against the running service.
+
+Every file in api-ref/source/samples/ is used here: a ``*-req.json`` is a
+request body these tests send, a ``*-resp.json`` is compared with the body
+the service answered, key for key and in key order, recursively. Values that
+change from one run to the next (UUIDs, timestamps, hostId hashes, endpoint
+URLs, reservation ids, admin passwords) only need to be of the same kind;
+everything else, ``host_status`` included, must be equal.
+
+When a response changes on purpose, rewrite the response samples from what
+the service answers, then review the diff::
+
+    NOVA_REGENERATE_SAMPLES=1 stestr --test-path=./nova/tests/functional run test_api_samples
+"""
+import glob
+import json
+import os
+import re
+
+import testtools
+
+import nova
+from nova.tests.functional import fixtures as func
+
+ADMIN, DEMO = func.ADMIN, func.DEMO
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(nova.__file__)))
+API_REF = os.path.join(REPO, 'api-ref', 'source')
+SAMPLES = os.path.join(API_REF, 'samples')
+# Regenerated samples show this endpoint instead of the test's ephemeral one.
+DOC_ENDPOINT = 'http://openstack.example.com'
+REGENERATE = os.environ.get('NOVA_REGENERATE_SAMPLES') == '1'
+
+# Applied to every string, in this order, before two strings are compared.
+_VOLATILE = (
+    (re.compile(r'https?://[^/\s"]+'), '<endpoint>'),
+    (re.compile(r'[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-'
+                r'[0-9a-fA-F]{4}-[0-9a-fA-F]{12}'), '<uuid>'),
+    (re.compile(r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?'), '<time>'),
+    (re.compile(r'^[0-9a-f]{56}$'), '<host-id>'),
+    (re.compile(r'^r-[0-9a-z]{8}$'), '<reservation-id>'),
+)
+# Keys whose value may be anything of the sample's type: random by design, or
+# ids handed out in an order the test does not control (service ids).
+_ANY_VALUE = frozenset(('adminPass', 'id'))
+
+
+def normalize(text):
+    for pattern, placeholder in _VOLATILE:
+        text = pattern.sub(placeholder, text)
+    return text
+
+
+def differences(expected, actual, path='body'):
+    """How ``actual`` departs from the sample ``expected``: [] when it matches."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return ['%s: the sample has an object, the service %r' % (path, actual)]
+        if list(expected) != list(actual):
+            return ['%s: keys differ; only in the sample %s, only in the response %s; '
+                    'sample order %s, response order %s'
+                    % (path, [k for k in expected if k not in actual],
+                       [k for k in actual if k not in expected], list(expected), list(actual))]
+        found = []
+        for key, value in expected.items():
+            if key in _ANY_VALUE and type(value) is type(actual[key]):
+                continue
+            found += differences(value, actual[key], '%s.%s' % (path, key))
+        return found
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return ['%s: the sample has %d items, the service %r' % (path, len(expected), actual)]
+        found = []
+        for index, (want, got) in enumerate(zip(expected, actual)):
+            found += differences(want, got, '%s[%d]' % (path, index))
+        return found
+    if type(expected) is not type(actual):
+        return ['%s: the sample has %r, the service %r' % (path, expected, actual)]
+    if isinstance(expected, str):
+        if normalize(expected) != normalize(actual):
+            return ['%s: the sample has %r, the service %r' % (path, expected, actual)]
+        return []
+    if expected != actual:
+        return ['%s: the sample has %r, the service %r' % (path, expected, actual)]
+    return []
+
+
+class SampleTestCase(testtools.TestCase):
+    hosts = 1
+
+    def setUp(self):
+        super().setUp()
+        if not os.path.isdir(SAMPLES):
+            self.skipTest('no api-ref/source/samples beside the package (not a source tree)')
+        self.nova = self.useFixture(func.AllInOne(hosts=self.hosts, report_interval=1,
+                                                  service_down_time=3))
+
+    @staticmethod
+    def request_sample(name):
+        with open(os.path.join(SAMPLES, name)) as f:
+            return json.load(f)
+
+    def verify(self, name, resp, status=200, body=None):
+        """``resp`` must have ``status`` and a body (or ``body``, derived
+        from it) shaped like sample ``name``."""
+        self.assertEqual(status, resp.status, resp.raw)
+        body = resp.json if body is None else body
+        path = os.path.join(SAMPLES, name)
+        if REGENERATE:
+            text = json.dumps(body, indent=4) + '\n'
+            with open(path, 'w') as f:
+                f.write(text.replace(self.nova.url, DOC_ENDPOINT))
+        if not os.path.exists(path):
+            self.fail('%s is missing; write it with NOVA_REGENERATE_SAMPLES=1' % name)
+        with open(path) as f:
+            expected = json.load(f)
+        found = differences(expected, body)
+        if found:
+            self.fail('%s no longer matches the service:\n  %s\nIf the change is '
+                      'intended, regenerate with NOVA_REGENERATE_SAMPLES=1 and review '
+                      'the diff.' % (name, '\n  '.join(found)))
+
+
+def by_host(resp):
+    """The services list in host order: computes started together register,
+    and so get their ids, in no fixed order."""
+    return {'services': sorted(resp.json['services'], key=lambda s: s['host'])}
+
+
+class VersionsSamplesTest(SampleTestCase):
+
+    def test_version_documents(self):
+        self.verify('versions-get-resp.json', self.nova.request('GET', '/', token=None))
+        self.verify('version-show-resp.json',
+                    self.nova.request('GET', '/v2.1/', token=None))
+
+
+class FlavorsSamplesTest(SampleTestCase):
+
+    def test_flavors(self):
+        self.verify('flavors-list-resp.json', self.nova.request('GET', '/v2.1/flavors',
+                                                                token=DEMO))
+        self.verify('flavors-detail-resp.json',
+                    self.nova.request('GET', '/v2.1/flavors/detail', token=DEMO))
+        self.verify('flavor-show-resp.json', self.nova.request('GET', '/v2.1/flavors/1',
+                                                               token=DEMO))
+
+
+class ServersSamplesTest(SampleTestCase):
+
+    def test_create_list_show_delete(self):
+        resp = self.nova.request('POST', '/v2.1/servers', token=DEMO,
+                                 body=self.request_sample('server-create-req.json'))
+        self.verify('server-create-resp.json', resp, 202)
+        uuid = resp.json['server']['id']
+        self.nova.wait_for_server(uuid, 'ACTIVE')
+
+        self.verify('servers-list-resp.json',
+                    self.nova.request('GET', '/v2.1/servers', token=DEMO))
+        self.verify('servers-detail-resp.json', self.nova.request(
+            'GET', '/v2.1/servers/detail?all_tenants=1', version='2.16'))
+        self.verify('server-show-resp.json', self.nova.show(uuid, version='2.1'))
+        self.verify('server-show-2.16-resp.json', self.nova.show(uuid, version='2.16'))
+
+        self.nova.create_server(name='web-2')
+        self.verify('servers-list-paginated-resp.json',
+                    self.nova.request('GET', '/v2.1/servers?limit=1', token=DEMO))
+
+        resp = self.nova.request('DELETE', '/v2.1/servers/%s' % uuid, token=DEMO)
+        self.assertEqual(204, resp.status)
+        self.assertEqual(b'', resp.raw)
+        self.nova._wait(lambda: self.nova.show(uuid).status == 404, 20, 'deleted')
+
+
+class HostStatusSamplesTest(SampleTestCase):
+    """One server per host_status value, on four hosts and on none."""
+    hosts = 4
+
+    def test_every_host_status(self):
+        nova = self.nova
+        for host in nova.host_names:
+            nova.service_action('disable', host)
+        nova.create_server(name='no-valid-host', wait_status='ERROR')
+        for host in nova.host_names:
+            nova.service_action('enable', host)
+        # The scheduler picks the least loaded host, then the first by name.
+        uuids = {}
+        for name, host in (('on-up-host', 'host-1'), ('on-maintenance-host', 'host-2'),
+                           ('on-down-host', 'host-3'), ('on-unknown-host', 'host-4')):
+            uuids[name] = nova.create_server(name=name)
+            self.assertEqual(host, nova.show(uuids[name]).json['server']
+                             ['OS-EXT-SRV-ATTR:host'])
+
+        nova.service_action('disable-log-reason', 'host-2', disabled_reason='kernel upgrade')
+        # forced down and disabled: forced down wins
+        nova.service_action('force-down', 'host-3', forced_down=True)
+        nova.service_action('disable', 'host-3')
+        nova.freeze('host-4')
+        nova.wait_for_host_status(uuids['on-unknown-host'], 'UNKNOWN')
+
+        self.verify('servers-detail-host-status-resp.json', nova.request(
+            'GET', '/v2.1/servers/detail?all_tenants=1', version='2.16'))
+        resp = nova.request('GET', '/v2.1/os-services', version='2.11')
+        self.verify('services-list-2.11-resp.json', resp, body=by_host(resp))
+
+        with open(os.path.join(nova.data_dir, 'policy.yaml'), 'w') as f:
+            f.write('"os_compute_api:servers:show:host_status:unknown-only": '
+                    '"rule:project_reader_or_admin"\n')
+        nova._wait(lambda: 'host_status' in nova.show(
+            uuids['on-unknown-host'], token=DEMO).json['server'], 10, 'policy reload')
+        self.verify('servers-detail-unknown-only-resp.json', nova.request(
+            'GET', '/v2.1/servers/detail', token=DEMO, version='2.16'))
+
+
+class ServicesSamplesTest(SampleTestCase):
+    hosts = 2
+
+    def _put(self, action, request_sample, version='2.1'):
+        return self.nova.request('PUT', '/v2.1/os-services/' + action, version=version,
+                                 body=self.request_sample(request_sample))
+
+    def test_list_and_update(self):
+        resp = self.nova.request('GET', '/v2.1/os-services')
+        self.verify('services-list-resp.json', resp, body=by_host(resp))
+        self.verify('service-disable-resp.json',
+                    self._put('disable', 'service-disable-req.json'))
+        self.verify('service-enable-resp.json', self._put('enable', 'service-enable-req.json'))
+        self.verify('service-disable-log-reason-resp.json',
+                    self._put('disable-log-reason', 'service-disable-log-reason-req.json'))
+        self.verify('service-force-down-resp.json',
+                    self._put('force-down', 'service-force-down-req.json', version='2.11'))
+        listed = {s['host']: s for s in self.nova.services()}
+        self.assertTrue(listed['host-1']['forced_down'])
+        self.assertEqual('disabled', listed['host-1']['status'])
+
+
+class SampleFilesTest(testtools.TestCase):
+    """No sample goes unchecked or unshown; the comparison itself can fail."""
+
+    def setUp(self):
+        super().setUp()
+        if not os.path.isdir(SAMPLES):
+            self.skipTest('no api-ref/source/samples beside the package (not a source tree)')
+
+    def test_every_sample_is_checked_and_shown(self):
+        files = set(os.listdir(SAMPLES))
+        with open(__file__.replace('.pyc', '.py')) as f:
+            checked = set(re.findall(r"'([\w.-]+\.json)'", f.read()))
+        shown = set()
+        for page in glob.glob(os.path.join(API_REF, '*.inc')):
+            with open(page) as f:
+                shown |= set(re.findall(r'literalinclude:: samples/([\w.-]+)', f.read()))
+        self.assertEqual([], sorted(files - checked), 'samples no test sends or checks')
+        self.assertEqual([], sorted(checked - files), 'samples the tests expect but lack')
+        self.assertEqual([], sorted(files - shown), 'samples the api-ref does not show')
+        self.assertEqual([], sorted(shown - files), 'samples the api-ref shows but lack')
+
+    def test_volatile_values_may_differ(self):
+        sample = {'server': {
+            'id': '0b6e2e4c-7a4e-4f43-9a3b-5d6f0f6a8f10', 'adminPass': 'abc',
+            'created': '2030-01-01T00:00:00Z', 'launched': '2030-01-01T00:00:00.123456',
+            'hostId': 'a' * 56, 'reservation_id': 'r-abcd1234',
+            'links': [{'href': 'http://openstack.example.com/v2.1/servers/'
+                               '0b6e2e4c-7a4e-4f43-9a3b-5d6f0f6a8f10'}]}}
+        response = {'server': {
+            'id': '3f1d2c3b-1111-4222-8333-944455556666', 'adminPass': 'xyz',
+            'created': '2031-02-03T04:05:06Z', 'launched': '2031-02-03T04:05:06.000001',
+            'hostId': 'b' * 56, 'reservation_id': 'r-zzzz9999',
+            'links': [{'href': 'http://127.0.0.1:40000/v2.1/servers/'
+                               '3f1d2c3b-1111-4222-8333-944455556666'}]}}
+        self.assertEqual([], differences(sample, response))
+
+    def test_what_matters_must_match(self):
+        sample = {'server': {'status': 'ACTIVE', 'host_status': 'UP', 'locked': False,
+                             'progress': 0, 'metadata': {'role': 'web'}}}
+        cases = {
+            'value': {'status': 'ACTIVE', 'host_status': 'UNKNOWN', 'locked': False,
+                      'progress': 0, 'metadata': {'role': 'web'}},
+            'missing key': {'status': 'ACTIVE', 'locked': False, 'progress': 0,
+                            'metadata': {'role': 'web'}},
+            'extra key': {'status': 'ACTIVE', 'host_status': 'UP', 'locked': False,
+                          'progress': 0, 'metadata': {'role': 'web'}, 'tags': []},
+            'key order': {'host_status': 'UP', 'status': 'ACTIVE', 'locked': False,
+                          'progress': 0, 'metadata': {'role': 'web'}},
+            'type': {'status': 'ACTIVE', 'host_status': 'UP', 'locked': 0,
+                     'progress': None, 'metadata': {'role': 'web'}},
+            'nested': {'status': 'ACTIVE', 'host_status': 'UP', 'locked': False,
+                       'progress': 0, 'metadata': {'role': 'db'}},
+        }
+        for what, server in cases.items():
+            self.assertNotEqual([], differences(sample, {'server': server}), what)
+        self.assertNotEqual([], differences({'servers': [{}]}, {'servers': [{}, {}]}))
