@@ -16,7 +16,6 @@ import tempfile
 import uuid
 
 import sqlalchemy as sa
-from oslo_config import fixture as config_fixture
 from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import provision
 import testtools
@@ -96,6 +95,13 @@ class Database:
             self._server.drop_named_database(self.name, conditional=True)
 
 
+def override(test, name, value, group=None):
+    """CONF.set_override undone at cleanup. (oslo.config's Config fixture
+    would also un-parse the global CONF other in-process tests rely on.)"""
+    CONF.set_override(name, value, group=group)
+    test.addCleanup(CONF.clear_override, name, group=group)
+
+
 def create_or_skip(test, backend):
     try:
         database = Database(backend)
@@ -130,8 +136,7 @@ class BackendTestCase(testtools.TestCase):
             self.database = create_or_skip(self, self.BACKEND)
         else:
             self.database = self._class_database()
-        self.useFixture(config_fixture.Config(CONF)).config(
-            connection=self.database.connection, group='database')
+        override(self, 'connection', self.database.connection, group='database')
         engine.reset()
         self.addCleanup(engine.reset)
         if self.FRESH_DATABASE:

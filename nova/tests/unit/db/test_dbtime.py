@@ -4,7 +4,6 @@ import datetime
 import time
 
 import sqlalchemy as sa
-from oslo_config import fixture as config_fixture
 
 import nova.conf
 from nova.db import api as db
@@ -73,7 +72,7 @@ class _ClockTests:
         self.assertEqual(1, row['report_count'])
 
     def _down_time(self, seconds):
-        self.useFixture(config_fixture.Config(CONF)).config(service_down_time=seconds)
+        backends.override(self, 'service_down_time', seconds)
 
     def _liveness_after(self, age):
         """Is the service up when its last heartbeat is ``age`` old (DB clock)?"""
