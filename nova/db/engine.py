@@ -44,6 +44,31 @@ def _connect_failure_is_disconnect(context):
 sa.event.listen(sa.engine.Engine, 'handle_error', _connect_failure_is_disconnect)
 
 
+def _pool_sqlite_file(engine):
+    """Keep SQLite file connections in a pool instead of oslo.db's NullPool.
+
+    With NullPool every transaction opens the file, registers functions,
+    runs the PRAGMAs above and re-reads the schema before its first query;
+    and when the last connection to a WAL database closes, SQLite
+    checkpoints and removes the WAL, which the next request recreates. A
+    pooled connection keeps none of the data: each transaction still reads
+    the database as it is when the transaction starts. The new pool takes
+    over the old one's listeners (oslo.db's BEGIN handling, REGEXP).
+    """
+    old = engine.pool
+    if not isinstance(old, sa.pool.NullPool):
+        return
+    db = CONF.database
+    engine.pool = sa.pool.QueuePool(
+        old._creator, pool_size=db.max_pool_size or 5,
+        max_overflow=db.max_overflow if db.max_overflow is not None else 10,
+        timeout=db.pool_timeout or 30, recycle=old._recycle,
+        reset_on_return=old._reset_on_return, dialect=old._dialect,
+        pre_ping=False,    # nothing to ping: a local file does not hang up
+        _dispatch=old.dispatch)
+    old.dispose()
+
+
 def get_factory():
     global _factory
     if _factory is None:
@@ -53,6 +78,7 @@ def get_factory():
                 factory.configure(**_database_settings())
                 engine = factory.writer.get_engine()
                 if engine.dialect.name == 'sqlite':
+                    _pool_sqlite_file(engine)
                     sa.event.listen(engine, 'connect', _tune_sqlite)
                 _factory = factory
     return _factory
@@ -69,6 +95,10 @@ def _database_settings():
         'connection_recycle_time': db.connection_recycle_time,
         'max_retries': db.max_retries,
         'retry_interval': db.retry_interval,
+        # oslo.db's default sleep(0) at every connection check-in lets
+        # eventlet green threads run; we have none (gunicorn sync workers,
+        # OS threads), and it cost each transaction a context switch.
+        'thread_checkin': False,
     }
 
 
