@@ -3,6 +3,7 @@ whose clock is wrong sees time: time.time(), time.time_ns() and
 datetime.datetime.now()/utcnow()/today() all answer ``seconds`` off.
 Monotonic clocks are left alone (a skewed host still measures intervals)."""
 import datetime
+import os
 import time
 
 import fixtures
@@ -48,10 +49,15 @@ class SkewedClock(fixtures.Fixture):
 
 def sitecustomize_dir(path):
     """Write a sitecustomize.py under ``path`` that skews every Python
-    process started with PYTHONPATH=path and NOVA_TEST_CLOCK_SKEW=seconds."""
-    with open('%s/sitecustomize.py' % path, 'w') as f:
-        f.write('import os\n'
+    process started with PYTHONPATH=path and NOVA_TEST_CLOCK_SKEW=seconds.
+    It loads this file by path: importing the nova.tests package would
+    parse the global CONF before the program does."""
+    with open(os.path.join(path, 'sitecustomize.py'), 'w') as f:
+        f.write('import importlib.util, os\n'
                 'if os.environ.get(%r):\n'
-                '    from nova.tests.unit.db import skewed_clock\n'
-                '    skewed_clock.skew(float(os.environ[%r]))\n' % (ENV, ENV))
+                '    spec = importlib.util.spec_from_file_location("skewed_clock", %r)\n'
+                '    module = importlib.util.module_from_spec(spec)\n'
+                '    spec.loader.exec_module(module)\n'
+                '    module.skew(float(os.environ[%r]))\n'
+                % (ENV, os.path.abspath(__file__), ENV))
     return path
