@@ -87,13 +87,16 @@ def differences(expected, actual, path='body'):
 
 class SampleTestCase(testtools.TestCase):
     hosts = 1
+    # Heartbeats every second; a host is UNKNOWN after 6 s without one, so a
+    # busy test machine would have to miss five in a row to change a sample.
+    service_down_time = 6
 
     def setUp(self):
         super().setUp()
         if not os.path.isdir(SAMPLES):
             self.skipTest('no api-ref/source/samples beside the package (not a source tree)')
-        self.nova = self.useFixture(func.AllInOne(hosts=self.hosts, report_interval=1,
-                                                  service_down_time=3))
+        self.nova = self.useFixture(func.AllInOne(
+            hosts=self.hosts, report_interval=1, service_down_time=self.service_down_time))
 
     @staticmethod
     def request_sample(name):
