@@ -87,6 +87,22 @@ def requested_version(req):
     return version
 
 
+def call_handler(handler, req, kwargs):
+    """Run ``handler``. A read (GET/HEAD) whose database connection dropped
+    under it (a server restart, a failover, a killed session) runs once
+    more: the failure invalidated the pool, so the second run connects
+    afresh. When the database is really away that fails at once too, and
+    the client gets 503."""
+    try:
+        return handler(req, **kwargs)
+    except db_exc.DBConnectionError:
+        if req.method not in ('GET', 'HEAD'):
+            raise
+        LOG.warning('database connection lost during %s %s; reading again',
+                    req.method, req.path)
+        return handler(req, **kwargs)
+
+
 class ComputeAPI:
     """The WSGI callable; ``auth_strategy`` is noauth2 or keystone."""
 
@@ -149,7 +165,7 @@ class ComputeAPI:
                     "Context's project_id '%s'" % (project_id, req.context.project_id))
             req.project_in_path = project_id
             handler, kwargs = self.router.match(req.method, subpath)
-            result = handler(req, **kwargs)
+            result = call_handler(handler, req, kwargs)
             code = getattr(handler, 'success_code', 200)
             return self._respond(start, code, result, version_headers(version))
         except faults.Fault as fault:
