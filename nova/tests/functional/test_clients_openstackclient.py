@@ -1,0 +1,137 @@
+"""python-openstackclient (``openstack``) against the all-in-one over HTTP, as
+an admin and a project member, at 2.15, 2.16 and 2.latest, with every
+host_status case seeded (see cases.py)."""
+import json
+
+import testtools
+
+from nova.tests.functional import cases
+from nova.tests.functional import clients
+from nova.tests.functional import fixtures as func
+
+ADMIN, DEMO = func.ADMIN, func.DEMO
+VERSIONS = ('2.15', '2.16', '2.latest')
+
+
+class OpenstackclientTest(testtools.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.nova = cases.all_in_one()
+        cls.nova.setUp()
+        try:
+            cls.ids = cases.seed(cls.nova)
+        except BaseException:
+            cls.nova.cleanUp()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.nova.cleanUp()
+        super().tearDownClass()
+
+    def osc(self, token, version, *args, ok=True):
+        done = clients.run(self.nova, 'openstack', args, token, version)
+        if ok:
+            self.assertEqual(0, done.returncode, (args, done.stdout, done.stderr))
+        else:
+            self.assertNotEqual(0, done.returncode, (args, done.stdout))
+        return done
+
+    def osc_json(self, token, version, *args):
+        return json.loads(self.osc(token, version, *args, '-f', 'json').stdout)
+
+    def _host_status_of_c_up(self):
+        return self.nova.show(self.ids['c-up']).json['server']['host_status']
+
+    def test_server_show(self):
+        stale = self.ids['c-stale']
+        for version in VERSIONS:
+            shown = self.osc_json(ADMIN, version, 'server', 'show', stale)
+            # openstackclient prints every field it knows, null when absent
+            self.assertEqual(None if version == '2.15' else 'UNKNOWN', shown['host_status'])
+            self.assertEqual('host-2', shown['OS-EXT-SRV-ATTR:host'])
+            shown = self.osc_json(DEMO, version, 'server', 'show', stale)
+            self.assertIsNone(shown['host_status'])
+            self.assertEqual('c-stale', shown['name'])
+        for name in ('c-ghost', 'c-forced-dis', 'c-nohost-build'):
+            shown = self.osc_json(ADMIN, '2.16', 'server', 'show', self.ids[name])
+            self.assertEqual(cases.EXPECTED[name], shown['host_status'], name)
+
+    def test_server_list_long_host_status_column(self):
+        for version in VERSIONS:
+            # (--project NAME would need Keystone to resolve the name)
+            rows = self.osc_json(ADMIN, version, 'server', 'list', '--all-projects',
+                                 '--long', '--no-name-lookup')
+            self.assertEqual(set(cases.CASES + cases.ADMIN_SERVERS), {r['Name'] for r in rows})
+            if version == '2.15':
+                self.assertNotIn('Host Status', rows[0])
+            else:
+                self.assertEqual(cases.EXPECTED, {r['Name']: r['Host Status'] for r in rows
+                                                  if r['Name'] in cases.EXPECTED})
+            # a member: no server carries the key, so no column
+            rows = self.osc_json(DEMO, version, 'server', 'list', '--long')
+            self.assertEqual(set(cases.CASES), {r['Name'] for r in rows})
+            self.assertNotIn('Host Status', rows[0])
+        # the plain listing resolves image names through the image document
+        rows = self.osc_json(DEMO, '2.16', 'server', 'list', '--name', 'c-up')
+        self.assertEqual('cirros', rows[0]['Image'])
+        self.assertEqual('m1.tiny', rows[0]['Flavor'])
+
+    def test_server_list_long_under_unknown_only_policy(self):
+        stale = self.ids['c-stale']
+
+        def member_sees_stale():
+            return 'host_status' in self.nova.show(stale, token=DEMO).json['server']
+
+        cases.set_policy(self.nova, cases.UNKNOWN_ONLY_POLICY, member_sees_stale)
+        self.addCleanup(cases.set_policy, self.nova, '# defaults\n',
+                        lambda: not member_sees_stale())
+        rows = self.osc_json(DEMO, '2.16', 'server', 'list', '--long')
+        # the column appears because one server has the key; the rest are null
+        self.assertEqual(dict(dict.fromkeys(cases.CASES), **{'c-stale': 'UNKNOWN'}),
+                         {r['Name']: r['Host Status'] for r in rows})
+
+    def test_compute_service_list(self):
+        for version in VERSIONS:
+            rows = self.osc_json(ADMIN, version, 'compute', 'service', 'list', '--long')
+            by_host = {r['Host']: r for r in rows}
+            self.assertEqual(['host-%d' % i for i in range(1, 6)], sorted(by_host))
+            self.assertEqual(('up', 'down'), (by_host['host-1']['State'],
+                                              by_host['host-2']['State']))
+            self.assertTrue(by_host['host-3']['Forced Down'])
+            self.assertEqual(('disabled', 'maintenance'), (by_host['host-4']['Status'],
+                                                           by_host['host-4']['Disabled Reason']))
+        done = self.osc(DEMO, '2.16', 'compute', 'service', 'list', ok=False)
+        self.assertIn("403: Client Error", done.stderr)
+        self.assertIn("Policy doesn't allow os_compute_api:os-services:list", done.stderr)
+
+    def test_compute_service_set(self):
+        set_ = ('compute', 'service', 'set')
+        self.addCleanup(self.osc, ADMIN, '2.16', *set_, '--enable', '--up', 'host-1',
+                        'nova-compute')
+        self.osc(ADMIN, '2.16', *set_, '--disable', '--disable-reason', 'firmware',
+                 'host-1', 'nova-compute')
+        self.assertEqual('MAINTENANCE', self._host_status_of_c_up())
+        self.osc(ADMIN, '2.16', *set_, '--down', 'host-1', 'nova-compute')
+        self.assertEqual('DOWN', self._host_status_of_c_up())
+        rows = self.osc_json(ADMIN, '2.16', 'compute', 'service', 'list', '--long',
+                             '--host', 'host-1')
+        self.assertEqual([('disabled', 'firmware', True)],
+                         [(r['Status'], r['Disabled Reason'], r['Forced Down']) for r in rows])
+        self.osc(ADMIN, '2.16', *set_, '--up', 'host-1', 'nova-compute')
+        self.osc(ADMIN, '2.16', *set_, '--enable', 'host-1', 'nova-compute')
+        self.assertEqual('UP', self._host_status_of_c_up())
+        done = self.osc(DEMO, '2.16', *set_, '--disable', 'host-1', 'nova-compute', ok=False)
+        self.assertIn('Failed to set service status to disabled', done.stderr)
+        self.assertEqual('UP', self._host_status_of_c_up())
+
+    def test_server_create_by_image_name_and_delete(self):
+        server = self.osc_json(DEMO, '2.16', 'server', 'create', '--image', 'cirros',
+                               '--flavor', 'm1.tiny', '--wait', 'made-by-osc')
+        self.assertEqual('ACTIVE', server['status'])
+        self.assertIn(func.IMAGE, server['image'])
+        self.assertEqual('UP', self.nova.show(server['id']).json['server']['host_status'])
+        self.osc(DEMO, '2.16', 'server', 'delete', server['id'])
+        self.nova._wait(lambda: self.nova.show(server['id']).status == 404, 20, 'deleted')
