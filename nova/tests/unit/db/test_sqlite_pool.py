@@ -1,31 +1,21 @@
 """File SQLite keeps its connections in a pool, and that changes nothing
 but speed: listeners still apply and every transaction reads fresh data."""
-import os
 import sqlite3
 
-import fixtures
 import sqlalchemy as sa
 import testtools
-from oslo_config import fixture as config_fixture
 
-import nova.conf
 from nova.db import api as db
 from nova.db import engine
-from nova.db import migration
-
-CONF = nova.conf.CONF
+from nova.tests import fixtures as nova_fixtures
 
 
 class SQLitePoolTest(testtools.TestCase):
 
     def setUp(self):
         super().setUp()
-        self.path = os.path.join(self.useFixture(fixtures.TempDir()).path, 'nova.sqlite')
-        self.useFixture(config_fixture.Config(CONF)).config(
-            connection='sqlite:///' + self.path, group='database')
-        engine.reset()
-        self.addCleanup(engine.reset)
-        migration.db_sync()
+        database = self.useFixture(nova_fixtures.Database())
+        self.path = database.connection[len('sqlite:///'):]
         self.statements = []
         sa.event.listen(engine.get_engine(), 'before_cursor_execute',
                         lambda conn, cur, statement, *a: self.statements.append(statement))
