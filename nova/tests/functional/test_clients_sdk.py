@@ -1,0 +1,110 @@
+"""openstacksdk against the all-in-one over HTTP, as an admin and a project
+member, at 2.15, 2.16 and negotiated from our version document, with every
+host_status case seeded (see cases.py)."""
+import testtools
+from openstack import exceptions as sdk_exc
+from openstack import utils as sdk_utils
+
+from nova.api.openstack import api_version_request as avr
+from nova.tests.functional import cases
+from nova.tests.functional import clients
+from nova.tests.functional import fixtures as func
+
+ADMIN, DEMO = func.ADMIN, func.DEMO
+VERSIONS = ('2.15', '2.16', None)      # None: negotiated
+
+
+class OpenstacksdkTest(testtools.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.nova = cases.all_in_one()
+        cls.nova.setUp()
+        try:
+            cls.ids = cases.seed(cls.nova)
+        except BaseException:
+            cls.nova.cleanUp()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.nova.cleanUp()
+        super().tearDownClass()
+
+    def _host_status_of_c_up(self):
+        return self.nova.show(self.ids['c-up']).json['server']['host_status']
+
+    def test_negotiates_our_maximum_from_the_version_document(self):
+        conn = clients.sdk(self.nova, ADMIN)
+        data = conn.compute.get_endpoint_data()
+        self.assertEqual((2, 1), data.min_microversion)
+        self.assertEqual(tuple(int(p) for p in avr.MAX_VERSION.split('.')),
+                         data.max_microversion)
+        # the Server resource goes up to 2.100: min(2.100, ours)
+        self.assertEqual(avr.MAX_VERSION,
+                         sdk_utils.maximum_supported_microversion(conn.compute, '2.100'))
+        self.assertEqual('UNKNOWN', conn.compute.get_server(self.ids['c-stale']).host_status)
+
+    def test_servers_details_and_get_server(self):
+        for version in VERSIONS:
+            with_key = version != '2.15'
+            admin = clients.sdk(self.nova, ADMIN, version)
+            listed = {s.name: s.host_status for s in admin.compute.servers(
+                details=True, all_projects=True) if s.name in cases.EXPECTED}
+            self.assertEqual(cases.EXPECTED if with_key else dict.fromkeys(cases.EXPECTED),
+                             listed, version)
+            for name, expected in cases.EXPECTED.items():
+                server = admin.compute.get_server(self.ids[name])
+                self.assertEqual(expected if with_key else None, server.host_status, name)
+            self.assertEqual('host-2', admin.compute.get_server(self.ids['c-stale']).compute_host)
+
+            demo = clients.sdk(self.nova, DEMO, version)
+            servers = list(demo.compute.servers(details=True))
+            self.assertEqual(set(cases.CASES), {s.name for s in servers})
+            self.assertEqual({None}, {s.host_status for s in servers})
+            self.assertIsNone(demo.compute.get_server(self.ids['c-stale']).host_status)
+            self.assertRaises(sdk_exc.NotFoundException, demo.compute.get_server,
+                              self.ids[cases.OTHER_PROJECT])
+            self.assertRaises(sdk_exc.ForbiddenException, list,
+                              demo.compute.servers(details=True, all_projects=True))
+
+    def test_services(self):
+        for version in VERSIONS:
+            services = {s.host: s for s in clients.sdk(self.nova, ADMIN, version)
+                        .compute.services()}
+            self.assertEqual(['host-%d' % i for i in range(1, 6)], sorted(services))
+            self.assertEqual(('up', 'down'), (services['host-1'].state,
+                                              services['host-2'].state))
+            self.assertTrue(services['host-3'].is_forced_down)
+            self.assertEqual(('disabled', 'maintenance'),
+                             (services['host-4'].status, services['host-4'].disabled_reason))
+        self.assertRaises(sdk_exc.ForbiddenException, list,
+                          clients.sdk(self.nova, DEMO).compute.services())
+
+    def test_service_actions_change_host_status(self):
+        compute = clients.sdk(self.nova, ADMIN).compute
+        self.addCleanup(compute.enable_service, None, 'host-1', 'nova-compute')
+        self.addCleanup(compute.update_service_forced_down, None, 'host-1', 'nova-compute',
+                        False)
+        compute.disable_service(None, 'host-1', 'nova-compute', disabled_reason='bios')
+        self.assertEqual('MAINTENANCE', self._host_status_of_c_up())
+        compute.update_service_forced_down(None, 'host-1', 'nova-compute', True)
+        self.assertEqual('DOWN', self._host_status_of_c_up())
+        compute.update_service_forced_down(None, 'host-1', 'nova-compute', False)
+        compute.enable_service(None, 'host-1', 'nova-compute')
+        self.assertEqual('UP', self._host_status_of_c_up())
+
+    def test_create_by_image_name_and_delete(self):
+        conn = clients.sdk(self.nova, DEMO)
+        image = conn.image.find_image('cirros')
+        self.assertEqual(func.IMAGE, image.id)
+        flavor = conn.compute.find_flavor('m1.tiny')
+        server = conn.compute.create_server(name='made-by-sdk', image_id=image.id,
+                                            flavor_id=flavor.id)
+        server = conn.compute.wait_for_server(server, interval=0.2, wait=30)
+        self.assertEqual('ACTIVE', server.status)
+        self.assertEqual('UP', clients.sdk(self.nova, ADMIN).compute.get_server(
+            server.id).host_status)
+        conn.compute.delete_server(server)
+        conn.compute.wait_for_delete(server, interval=0.2, wait=30)
