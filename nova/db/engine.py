@@ -102,6 +102,15 @@ def _database_settings():
     }
 
 
+def serve_requests():
+    """For processes that answer requests: do not wait for the database when
+    the engine starts (oslo.db retries max_retries x retry_interval, 100 s
+    by default, longer than gunicorn lets a worker take). The request that
+    finds the database away answers 503 at once, the next one connects
+    afresh. An explicit [database] max_retries still wins."""
+    CONF.set_default('max_retries', 0, group='database')
+
+
 def get_engine():
     return get_factory().writer.get_engine()
 

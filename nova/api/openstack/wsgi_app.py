@@ -19,6 +19,8 @@ def load_app():
     """The compute API as deployed; behind a TLS-terminating proxy, set
     [oslo_middleware] enable_proxy_headers_parsing so links use its scheme."""
     from nova.api.openstack import app
+    from nova.db import engine
+    engine.serve_requests()
     application = app.ComputeAPI()
     if CONF.oslo_middleware.enable_proxy_headers_parsing:
         application = http_proxy_to_wsgi.HTTPProxyToWSGI(application, conf=CONF)
