@@ -25,35 +25,49 @@ def host_status_by_host(conn, rows):
     if not hosts:
         return {}
     group = servicegroup.API()
-    return {s['host']: hs.host_status(s, group.service_is_up(s))
-            for s in group.services_for_hosts(conn, hosts, db.COMPUTE_BINARY)}
+    services = group.services_for_hosts(conn, hosts, db.COMPUTE_BINARY)
+    return {s['host']: hs.host_status(s, up) for s, up in group.services_up(services)}
 
 
-def get(context, uuid, wants_host_status=None):
+def get(context, uuid, wants_host_status=None, with_host_service=None):
     """(row, {host: status}); non-admins only see their own project's servers.
 
     ``wants_host_status(row)`` decides, once the row is known, whether the
-    host's status is needed; it runs inside the same read transaction.
+    host's status is needed; it runs inside the same read transaction. The
+    host's live compute service is read in the same statement as the server
+    (a join, no second query) when ``with_host_service`` (default: whenever
+    ``wants_host_status`` is given): pass False where the microversion has
+    no host_status.
     """
+    if with_host_service is None:
+        with_host_service = wants_host_status is not None
     project_id = None if context.is_admin else context.project_id
     with engine.reader() as conn:
-        row = db.instance_get(conn, uuid, project_id)
+        row = db.instance_get(conn, uuid, project_id, with_service=with_host_service)
         if row is None:
             raise faults.InstanceNotFound(uuid)
         statuses = {}
         if wants_host_status is not None and wants_host_status(row):
-            statuses = host_status_by_host(conn, [row])
+            statuses = _joined_host_status(row) if with_host_service else (
+                host_status_by_host(conn, [row]))
     return row, statuses
 
 
+def _joined_host_status(row):
+    service = db.joined_service(row) if row['host'] else None
+    if service is None:
+        return {}
+    return {row['host']: hs.host_status(service, servicegroup.API().service_is_up(service))}
+
+
 def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status):
+    """(rows, {host: status}) of one page, in one read transaction: the page
+    (its marker looked up inside the same statement) and, when asked, one
+    services query. A marker that matches no server is a 400."""
     with engine.reader() as conn:
-        marker_row = None
-        if marker is not None:
-            marker_row = db.instance_marker(conn, marker)
-            if marker_row is None:
-                raise faults.BadRequest('marker [%s] not found' % marker)
-        rows = db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker_row)
+        rows = db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker)
+        if not rows and marker is not None and db.instance_marker(conn, marker) is None:
+            raise faults.BadRequest('marker [%s] not found' % marker)
         statuses = host_status_by_host(conn, rows) if with_host_status else {}
     return rows, statuses
 

@@ -1,5 +1,6 @@
 """Query functions. Rows come back as SQLAlchemy Row mappings (no ORM
 entities): the hot paths turn them straight into response dicts."""
+import functools
 import uuid as uuidlib
 
 import sqlalchemy as sa
@@ -61,6 +62,23 @@ def services_with_db_time(conn, hosts=None, host=None, binary=None):
     return conn.execute(query.order_by(services.c.id)).mappings().all()
 
 
+@functools.cache
+def _liveness_query():
+    return sa.select(
+        services.c.host, services.c.disabled, services.c.forced_down,
+        services.c.last_seen_up, services.c.created_at, db_now().label('db_now'),
+    ).where(services.c.deleted == 0, services.c.binary == sa.bindparam('binary'),
+            services.c.host.in_(sa.bindparam('hosts', expanding=True)))
+
+
+def services_liveness(conn, hosts, binary):
+    """What host_status needs of the live ``binary`` services on ``hosts``
+    (host, disabled, forced_down, last_seen_up, created_at and the DB's time
+    as ``db_now``): one statement however many hosts."""
+    return conn.execute(_liveness_query(),
+                        {'hosts': sorted(hosts), 'binary': binary}).mappings().all()
+
+
 def service_list(host=None, binary=None):
     with engine.reader() as conn:
         return services_with_db_time(conn, host=host, binary=binary)
@@ -83,8 +101,29 @@ def db_time():
 
 
 # --------------------------------------------------------------- instances
+#
+# The read statements are built once per shape (which filters, sort keys and
+# marker) with a bind parameter for every value: a request pays neither for
+# building them nor for SQLAlchemy's cache-key walk, and the engine's compiled
+# cache has them ready.
 
-def _latest_fault_join():
+_marker_server = instances.alias('marker')
+_host_service = services.alias('service')
+# The live nova-compute row of a server's host, joined beside it for show.
+_SERVICE_COLUMNS = (
+    _host_service.c.id.label('service_id'),
+    _host_service.c.disabled.label('service_disabled'),
+    _host_service.c.forced_down.label('service_forced_down'),
+    _host_service.c.last_seen_up.label('service_last_seen_up'),
+    _host_service.c.created_at.label('service_created_at'),
+    db_now().label('service_db_now'),
+)
+
+
+@functools.cache
+def _instances_select(with_service=False):
+    """Servers with their latest fault (ERROR/DELETED ones), optionally
+    with their host's live compute service."""
     latest_id = (
         sa.select(sa.func.max(instance_faults.c.id))
         .where(instance_faults.c.instance_uuid == instances.c.uuid)
@@ -100,20 +139,48 @@ def _latest_fault_join():
         fault.c.details.label('fault_details'),
         fault.c.created_at.label('fault_created_at'),
     ]
-    return joined, columns
+    if with_service:
+        joined = joined.outerjoin(_host_service, sa.and_(
+            _host_service.c.host == instances.c.host,
+            _host_service.c.binary == COMPUTE_BINARY,
+            _host_service.c.deleted == 0))
+        columns += _SERVICE_COLUMNS
+    return sa.select(instances, *columns).select_from(joined)
 
 
-def _instances_select():
-    joined, fault_columns = _latest_fault_join()
-    return sa.select(instances, *fault_columns).select_from(joined)
+@functools.cache
+def _instance_get_query(in_project, with_service):
+    query = _instances_select(with_service).where(
+        instances.c.uuid == sa.bindparam('uuid'), instances.c.deleted == 0)
+    if in_project:
+        query = query.where(instances.c.project_id == sa.bindparam('project_id'))
+    return query
 
 
-def instance_get(conn, uuid, project_id=None):
-    """A live server by uuid (optionally within one project), or None."""
-    query = _instances_select().where(instances.c.uuid == uuid, instances.c.deleted == 0)
+def instance_get(conn, uuid, project_id=None, with_service=False):
+    """A live server by uuid (optionally within one project), or None.
+
+    ``with_service`` adds its host's live nova-compute service as
+    ``service_*`` columns (``service_id`` None when there is none) and the
+    database's time as ``service_db_now``: one statement for show.
+    """
+    params = {'uuid': uuid}
     if project_id is not None:
-        query = query.where(instances.c.project_id == project_id)
-    return conn.execute(query).mappings().first()
+        params['project_id'] = project_id
+    query = _instance_get_query(project_id is not None, with_service)
+    return conn.execute(query, params).mappings().first()
+
+
+def joined_service(row):
+    """The service columns of an instance_get(with_service=True) row as a
+    service mapping (host, disabled, forced_down, last_seen_up, created_at,
+    db_now), or None when the host has no live compute service."""
+    if row['service_id'] is None:
+        return None
+    return {'host': row['host'], 'disabled': row['service_disabled'],
+            'forced_down': row['service_forced_down'],
+            'last_seen_up': row['service_last_seen_up'],
+            'created_at': row['service_created_at'], 'db_now': row['service_db_now']}
 
 
 def instance_marker(conn, uuid):
@@ -122,39 +189,72 @@ def instance_marker(conn, uuid):
         sa.select(instances).where(instances.c.uuid == uuid)).mappings().first()
 
 
+# filter key -> how it narrows the page; each value goes in a bind parameter
+_FILTERS = {
+    'project_id': lambda: instances.c.project_id == sa.bindparam('project_id'),
+    'user_id': lambda: instances.c.user_id == sa.bindparam('user_id'),
+    'host': lambda: instances.c.host == sa.bindparam('host'),
+    'vm_state': lambda: instances.c.vm_state.in_(sa.bindparam('vm_state', expanding=True)),
+    'name': lambda: instances.c.display_name.regexp_match(sa.bindparam('name')),
+    'changes_since': lambda: instances.c.updated_at >= sa.bindparam('changes_since'),
+}
+
+
 def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None):
     """One page of servers: filters is a dict built by the compute API.
 
-    ``sort_keys`` must end in a unique key (``id``) so keyset pagination
-    from ``marker`` (a row from instance_marker) is exact.
+    ``sort_keys`` must end in a unique key (``id``) so keyset pagination is
+    exact. ``marker`` is the uuid of the server the page starts after, looked
+    up inside the same statement (an unknown uuid gives an empty page: tell
+    it from the end of the list with instance_marker), or a row from
+    instance_marker.
     """
+    params = {'limit': limit}
+    filter_keys = tuple(key for key in _FILTERS if key in filters)
+    for key in filter_keys:
+        params[key] = filters[key]
+    if 'vm_state' in params:
+        params['vm_state'] = list(params['vm_state'])
+    marker_kind = None
+    if isinstance(marker, str):
+        marker_kind = 'uuid'
+        params['marker'] = marker
+    elif marker is not None:
+        values = [_marker_value(marker[k], instances.c[k]) for k in sort_keys]
+        marker_kind = 'values'
+        if len(set(sort_dirs)) > 1 or any(v is None for v in values):
+            marker_kind = 'values-expanded'
+        params.update(('marker_%d' % i, v) for i, v in enumerate(values))
+    query = _page_query(bool(filters.get('include_deleted')), filter_keys,
+                        tuple(sort_keys), tuple(sort_dirs), marker_kind)
+    return conn.execute(query, params).mappings().all()
+
+
+@functools.lru_cache(maxsize=512)
+def _page_query(include_deleted, filter_keys, sort_keys, sort_dirs, marker_kind):
     query = _instances_select()
-    include_deleted = filters.get('include_deleted', False)
     if not include_deleted:
         query = query.where(instances.c.deleted == 0)
-    if 'project_id' in filters:
-        query = query.where(instances.c.project_id == filters['project_id'])
-    if 'user_id' in filters:
-        query = query.where(instances.c.user_id == filters['user_id'])
-    if 'host' in filters:
-        query = query.where(instances.c.host == filters['host'])
-    if 'vm_state' in filters:
-        query = query.where(instances.c.vm_state.in_(filters['vm_state']))
-    if 'name' in filters:
-        query = query.where(instances.c.display_name.regexp_match(filters['name']))
-    if 'changes_since' in filters:
-        query = query.where(instances.c.updated_at >= filters['changes_since'])
-
-    columns = [_sort_key_expression(k) for k in sort_keys]
-    if marker is not None:
-        query = query.where(_after_marker(columns, sort_keys, sort_dirs, marker))
+    for key in filter_keys:
+        query = query.where(_FILTERS[key]())
+    columns = [_sort_key_expression(instances, k) for k in sort_keys]
+    if marker_kind == 'uuid':
+        # the marker's own sort values, each a one-row index look-up
+        values = [sa.select(_sort_key_expression(_marker_server, k))
+                  .where(_marker_server.c.uuid == sa.bindparam('marker'))
+                  .scalar_subquery() for k in sort_keys]
+    else:
+        values = [sa.bindparam('marker_%d' % i, type_=c.type)
+                  for i, c in enumerate(columns)]
+    if marker_kind is not None:
+        query = query.where(_after_marker(columns, sort_dirs, values,
+                                          expand=marker_kind == 'values-expanded'))
     order = [c.desc() if d == 'desc' else c.asc() for c, d in zip(columns, sort_dirs)]
-    query = query.order_by(*order).limit(limit)
-    return conn.execute(query).mappings().all()
+    return query.order_by(*order).limit(sa.bindparam('limit'))
 
 
-def _sort_key_expression(key):
-    column = instances.c[key]
+def _sort_key_expression(table, key):
+    column = table.c[key]
     if not column.nullable or key == 'created_at':
         return column
     if isinstance(column.type, (sa.Integer, sa.Boolean)):
@@ -164,11 +264,10 @@ def _sort_key_expression(key):
     return column
 
 
-def _after_marker(columns, keys, dirs, marker):
-    values = [_marker_value(marker[k], instances.c[k]) for k in keys]
-    if len(set(dirs)) == 1 and all(v is not None for v in values):
+def _after_marker(columns, dirs, values, expand):
+    if len(set(dirs)) == 1 and not expand:
         # One direction: a row-value comparison the indexes can serve.
-        left, right = sa.tuple_(*columns), sa.tuple_(*[sa.literal(v) for v in values])
+        left, right = sa.tuple_(*columns), sa.tuple_(*values)
         return left < right if dirs[0] == 'desc' else left > right
     clauses = []
     for i, (column, direction) in enumerate(zip(columns, dirs)):

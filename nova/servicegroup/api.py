@@ -34,7 +34,14 @@ class API:
         """``service`` is a row read with the DB's time beside it (db_now)."""
         return is_up(service, service['db_now'], CONF.service_down_time)
 
+    def services_up(self, services):
+        """[(service, is it up)] for rows read with the DB's time beside them."""
+        down_time = CONF.service_down_time
+        return [(s, is_up(s, s['db_now'], down_time)) for s in services]
+
     def services_for_hosts(self, conn, hosts, binary):
+        """The live ``binary`` services on ``hosts``: host, disabled,
+        forced_down and what service_is_up needs. One query."""
         return self._driver.services_for_hosts(conn, hosts, binary)
 
     def join(self, service_id, stop_event):

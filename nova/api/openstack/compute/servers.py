@@ -67,7 +67,8 @@ class ServersController:
             decided['mode'] = self._host_status_mode(req, row['project_id'])
             return decided['mode'] is not None
 
-        row, statuses = compute.get(req.context, id, wants_host_status)
+        row, statuses = compute.get(req.context, id, wants_host_status,
+                                    with_host_service=req.ver(avr.HOST_STATUS))
         builder = self._detail_builder(req, row['project_id'])
         return {'server': self._render(builder, row, statuses, decided['mode'])}
 
