@@ -268,3 +268,40 @@ class SchedulingTest(testtools.TestCase):
         nova_fixtures.add_service('h-disabled', disabled=True)
         nova_fixtures.add_service('h-gone', deleted=True)
         self.assertEqual(['h-up'] * 3, self.hosts_of_new_servers(3))
+
+
+class ListFiltersTest(testtools.TestCase):
+    """Every filter the api-ref documents narrows the list."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(nova_fixtures.Database())
+        self.useFixture(nova_fixtures.Policy())
+        self.api = nova_fixtures.API()
+        add = nova_fixtures.add_server
+        add('plain', host='h1')
+        add('big', host='h1', flavor_id='3')
+        add('other-image', host='h2', node='n2',
+            image_ref='6c1d3f2a-9b0e-4c55-8a51-3f5f0c0a7e11')
+        add('batch', host='h2', reservation_id='r-batch001')
+        add('alt-user', host='h1', user_id='alt')
+
+    def names(self, query, token='demo:demo'):
+        resp = self.api.request('GET', '/v2.1/servers' + query, token=token)
+        self.assertEqual(200, resp.status_int, resp.body)
+        return sorted(s['name'] for s in resp.json['servers'])
+
+    def test_user_filters(self):
+        self.assertEqual(['big'], self.names('?flavor=3'))
+        self.assertEqual(['other-image'],
+                         self.names('?image=6c1d3f2a-9b0e-4c55-8a51-3f5f0c0a7e11'))
+        self.assertEqual(['batch'], self.names('?reservation_id=r-batch001'))
+        self.assertEqual(['alt-user'], self.names('?user_id=alt'))
+
+    def test_admin_only_filters(self):
+        self.assertEqual(['batch', 'other-image'],
+                         self.names('?all_tenants=1&host=h2', token='admin:admin'))
+        self.assertEqual(['other-image'],
+                         self.names('?all_tenants=1&node=n2', token='admin:admin'))
+        # dropped for a member: the whole project comes back
+        self.assertEqual(5, len(self.names('?node=n2')))
