@@ -8,6 +8,7 @@ which is the truth.
 import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -71,6 +72,16 @@ def write_config(args):
     return data_dir, [arg for path in files for arg in ('--config-file', path)]
 
 
+def check_port_free(port):
+    # Otherwise the readiness check could be answered by someone else's server.
+    with socket.socket() as sock:
+        try:
+            sock.bind(('127.0.0.1', port))
+        except OSError as exc:
+            raise SystemExit('port %d on 127.0.0.1 is taken (%s); choose another with '
+                             '--port' % (port, exc.strerror))
+
+
 def wait_for_api(url, processes, timeout=60):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -105,6 +116,7 @@ Ctrl-C stops everything.
 
 def main(argv=None):
     args = parse(sys.argv[1:] if argv is None else argv)
+    check_port_free(args.port)
     data_dir, config_args = write_config(args)
     python = sys.executable
     log_dir = os.path.join(data_dir, 'logs')

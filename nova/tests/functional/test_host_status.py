@@ -163,3 +163,21 @@ def _wait_for_text(read, text, timeout=10):
         time.sleep(0.2)
         output = read()
     return output
+
+
+class PortTakenTest(testtools.TestCase):
+
+    def test_all_in_one_refuses_a_taken_port(self):
+        import socket
+        import subprocess
+        import sys
+        with socket.socket() as sock:
+            sock.bind(('127.0.0.1', 0))
+            sock.listen()
+            port = sock.getsockname()[1]
+            data_dir = self.useFixture(func.fixtures.TempDir()).path
+            result = subprocess.run(
+                [sys.executable, '-m', 'nova.cmd.all_in_one', '--port', str(port),
+                 '--data-dir', data_dir], capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(0, result.returncode)
+        self.assertIn('port %d on 127.0.0.1 is taken' % port, result.stderr)
