@@ -58,8 +58,8 @@ class _ResilienceTests:
         reader = threading.Thread(target=read)
         reader.start()
         try:
-            for _ in range(8):
-                time.sleep(0.25)
+            for _ in range(6):
+                time.sleep(0.5)
                 self.peek.kill_connections()
         finally:
             stop.set()
