@@ -11,6 +11,12 @@ SQLITE_BUSY_TIMEOUT_MS = 10000
 
 _lock = threading.Lock()
 _factory = None
+# oslo.db's thread_checkin: time.sleep(0) whenever a connection goes back to
+# the pool. Where several threads write (nova-compute's heartbeat and work
+# loop) it gives a writer waiting on SQLite's lock its turn. An API worker
+# serves one request at a time (gunicorn sync), so there it only hands the
+# CPU to other processes mid-request: serve_requests() turns it off.
+_yield_at_checkin = True
 
 
 @enginefacade.transaction_context_provider
@@ -95,10 +101,7 @@ def _database_settings():
         'connection_recycle_time': db.connection_recycle_time,
         'max_retries': db.max_retries,
         'retry_interval': db.retry_interval,
-        # oslo.db's default sleep(0) at every connection check-in lets
-        # eventlet green threads run; we have none (gunicorn sync workers,
-        # OS threads), and it cost each transaction a context switch.
-        'thread_checkin': False,
+        'thread_checkin': _yield_at_checkin,
     }
 
 
@@ -107,8 +110,12 @@ def serve_requests():
     the engine starts (oslo.db retries max_retries x retry_interval, 100 s
     by default, longer than gunicorn lets a worker take). The request that
     finds the database away answers 503 at once, the next one connects
-    afresh. An explicit [database] max_retries still wins."""
+    afresh. An explicit [database] max_retries still wins.
+
+    Nor yield at each connection check-in (see _yield_at_checkin)."""
+    global _yield_at_checkin
     CONF.set_default('max_retries', 0, group='database')
+    _yield_at_checkin = False
 
 
 def get_engine():
