@@ -96,19 +96,23 @@ def wait_for_api(url, processes, timeout=60):
 
 
 def banner(data_dir, port, hosts):
-    ep = 'http://127.0.0.1:%d/v2.1' % port
+    base = 'http://127.0.0.1:%d' % port
+    ep = base + '/v2.1'
     return f"""
 nova-all-in-one is ready.
   data directory : {data_dir}   (nova.conf, policy.yaml, nova.sqlite, logs)
   compute API    : {ep}   (noauth2: token "user:project"; user admin is an admin)
   compute hosts  : {', '.join(hosts)}
 
-Try (python-openstackclient / python-novaclient):
-  export OS_AUTH_TYPE=admin_token OS_ENDPOINT={ep} OS_TOKEN=admin:admin OS_COMPUTE_API_VERSION=2.16
-  openstack compute service list
-  openstack server show <server-id> -f json
-  OS_PROJECT_ID=admin OS_AUTH_URL=http://127.0.0.1:5000/v3 nova --os-auth-type admin_token \\
-      --os-endpoint {ep} --os-token admin:admin --os-compute-api-version 2.16 service-list
+Try (README.rst, "Using real clients", has more):
+  export OS_AUTH_TYPE=admin_token OS_TOKEN=admin:admin OS_ENDPOINT={ep}
+  export OS_IMAGE_ENDPOINT_OVERRIDE={base}/image OS_IDENTITY_ENDPOINT_OVERRIDE={base}/identity/v3
+  export OS_COMPUTE_API_VERSION=2.16
+  OS_TOKEN=demo:demo openstack server create --image cirros --flavor m1.tiny --wait vm1
+  openstack server list --all-projects --long
+  openstack compute service list --long
+  OS_PROJECT_ID=unused OS_AUTH_URL={base}/identity/v3 nova list --all-tenants \\
+      --fields name,status,host_status
 
 Ctrl-C stops everything.
 """
