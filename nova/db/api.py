@@ -254,7 +254,7 @@ def _page_query(include_deleted, filter_keys, sort_keys, sort_dirs, marker_kind)
         query = query.where(_after_marker(columns, sort_dirs, values,
                                           expand=marker_kind == 'values-expanded'))
     order = [c.desc() if d == 'desc' else c.asc() for c, d in zip(columns, sort_dirs)]
-    return query.order_by(*order).limit(sa.bindparam('limit'))
+    return query.order_by(*order).limit(sa.bindparam('limit', type_=sa.Integer))
 
 
 def _sort_key_expression(table, key):

@@ -1,6 +1,14 @@
-"""Server JSON per microversion and role. Rows are SQL rows (mappings)."""
+"""Server JSON per microversion and role. Rows are SQL rows (mappings).
+
+A ViewBuilder serves one request. Values that many servers of a page share
+(flavor and image links, hostId, parsed metadata and security groups, the
+status of a vm_state/task_state pair) are built once per request and the
+same objects placed in every server that has them: nothing mutates a
+rendered server, and the JSON is what building them anew would give.
+"""
 import hashlib
 import json
+import operator
 
 from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import common
@@ -9,12 +17,39 @@ PROGRESS_STATUSES = frozenset(('ACTIVE', 'BUILD', 'REBUILD', 'RESIZE',
                                'VERIFY_RESIZE', 'MIGRATING'))
 FAULT_STATUSES = frozenset(('ERROR', 'DELETED'))
 
+# the columns detail() reads, fetched from a row in one call
+_DETAIL_COLUMNS = operator.itemgetter(
+    'uuid', 'display_name', 'project_id', 'user_id', 'host', 'vm_state', 'task_state',
+    'image_ref', 'flavor_id', 'metadata', 'created_at', 'updated_at', 'disk_config',
+    'access_ip_v4', 'access_ip_v6')
+
 
 def host_id(project_id, host):
     """Opaque per-project host id: same host, same project → same value."""
     if not host:
         return ''
     return hashlib.sha224((project_id + host).encode('utf-8')).hexdigest()
+
+
+class _PerRequest(dict):
+    """{key: make(key)}, each value made on first use."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        value = self[key] = self.make(key)
+        return value
+
+
+def isotime(value):
+    """created/updated: whole seconds, 'Z' (common.isotime, faster)."""
+    if value is None:
+        return None
+    if value.tzinfo is None and value.year >= 1000:
+        return value.isoformat(timespec='seconds') + 'Z'
+    return common.isotime(value)
 
 
 class ViewBuilder:
@@ -27,35 +62,42 @@ class ViewBuilder:
         self.extended = None          # set by the controller after its policy check
         self.more_attributes = version.at_least(avr.EXTENDED_ATTRIBUTES_MORE)
         self.locked = version.at_least(avr.LOCKED)
+        links = self.links
+        self._statuses = _PerRequest(lambda states: common.status_from_state(*states))
+        self._flavors = _PerRequest(lambda flavor_id: {
+            'id': flavor_id, 'links': links.bookmark('flavors', flavor_id)})
+        self._images = _PerRequest(lambda image_ref: {
+            'id': image_ref, 'links': links.bookmark('images', image_ref)} if image_ref else '')
+        self._host_ids = _PerRequest(lambda key: host_id(*key))
+        self._metadata = _PerRequest(lambda text: json.loads(text) if text != '{}' else {})
+        self._security_groups = _PerRequest(
+            lambda text: [{'name': name} for name in json.loads(text)])
 
     def basic(self, row):
         return {'id': row['uuid'], 'name': row['display_name'],
                 'links': self.links.pair(row['uuid'])}
 
     def detail(self, row, host_status=None, show_host_status=False):
-        uuid = row['uuid']
-        status = common.status_from_state(row['vm_state'], row['task_state'])
-        image_ref = row['image_ref']
-        metadata = row['metadata']
+        (uuid, name, project_id, user_id, host, vm_state, task_state, image_ref, flavor_id,
+         metadata, created_at, updated_at, disk_config, ipv4, ipv6) = _DETAIL_COLUMNS(row)
+        status = self._statuses[vm_state, task_state]
         server = {
-            'accessIPv4': row['access_ip_v4'] or '',
-            'accessIPv6': row['access_ip_v6'] or '',
+            'accessIPv4': ipv4 or '',
+            'accessIPv6': ipv6 or '',
             'addresses': {},
-            'created': common.isotime(row['created_at']),
-            'flavor': {'id': row['flavor_id'],
-                       'links': self.links.bookmark('flavors', row['flavor_id'])},
-            'hostId': host_id(row['project_id'], row['host']),
+            'created': isotime(created_at),
+            'flavor': self._flavors[flavor_id],
+            'hostId': self._host_ids[project_id, host],
             'id': uuid,
-            'image': ({'id': image_ref, 'links': self.links.bookmark('images', image_ref)}
-                      if image_ref else ''),
+            'image': self._images[image_ref],
             'links': self.links.pair(uuid),
-            'metadata': json.loads(metadata) if metadata != '{}' else {},
-            'name': row['display_name'],
+            'metadata': self._metadata[metadata],
+            'name': name,
             'status': status,
-            'tenant_id': row['project_id'],
-            'user_id': row['user_id'],
-            'updated': common.isotime(row['updated_at'] or row['created_at']),
-            'OS-DCF:diskConfig': row['disk_config'],
+            'tenant_id': project_id,
+            'user_id': user_id,
+            'updated': isotime(updated_at or created_at),
+            'OS-DCF:diskConfig': disk_config,
         }
         if status in FAULT_STATUSES and row['fault_code'] is not None:
             server['fault'] = self._fault(row)
@@ -68,13 +110,13 @@ class ViewBuilder:
         server['OS-SRV-USG:terminated_at'] = common.isotime_micro(row['terminated_at'])
         if self.extended:
             self._extended_attributes(server, row)
-        server['OS-EXT-STS:task_state'] = row['task_state']
-        server['OS-EXT-STS:vm_state'] = row['vm_state']
+        server['OS-EXT-STS:task_state'] = task_state
+        server['OS-EXT-STS:vm_state'] = vm_state
         server['OS-EXT-STS:power_state'] = row['power_state']
         server['os-extended-volumes:volumes_attached'] = []
         security_groups = row['security_groups']
         if security_groups:
-            server['security_groups'] = [{'name': n} for n in json.loads(security_groups)]
+            server['security_groups'] = self._security_groups[security_groups]
         if self.locked:
             server['locked'] = bool(row['locked'])
         if show_host_status:
@@ -96,7 +138,7 @@ class ViewBuilder:
 
     def _fault(self, row):
         fault = {'code': row['fault_code'],
-                 'created': common.isotime(row['fault_created_at']),
+                 'created': isotime(row['fault_created_at']),
                  'message': row['fault_message']}
         if row['fault_details'] and (self.is_admin or row['fault_code'] != 500):
             fault['details'] = row['fault_details']
