@@ -129,8 +129,9 @@ class ComputeAPI:
             if served is not None:
                 return served
         if path == '/':
+            # Nova serves its version list outside the request-id middleware
             req = wsgi.Request(environ)
-            return self._respond(start, 200, versions.root(req), [])
+            return self._respond(start_response, 200, versions.root(req), [])
         if path.rstrip('/') == VERSIONED_PREFIX:
             req = wsgi.Request(environ)
             try:

@@ -17,7 +17,8 @@ NOT_TARGETS = frozenset(('show-2.17-admin-c-stale.json', 'show-latest-admin-c-st
                          'versions-v2.json', 'err-mv-2.16-on-v2-legacy.json'))
 # Headers whose values clients act on, compared in order.
 COMPARED_HEADERS = ('openstack-api-version', 'x-openstack-nova-api-version', 'vary',
-                    'content-type', 'www-authenticate')
+                    'content-type', 'www-authenticate', 'x-openstack-request-id',
+                    'x-compute-request-id')
 FIXED_IDS = frozenset(('155d900f-4e14-4e4c-a73d-069cbf4541e6',     # the image
                        '00000000-0000-0000-0000-000000000042'))    # never exists
 
@@ -122,7 +123,7 @@ def compared_headers(headers, nova=False):
         if name.lower() in COMPARED_HEADERS:
             if nova:
                 value = value.replace(NOVA_MAX_VERSION, avr.MAX_VERSION)
-            picked.append((name.lower(), _URL.sub('<url>', value)))
+            picked.append((name.lower(), _UUID.sub('<id>', _URL.sub('<url>', value))))
     return picked
 
 
