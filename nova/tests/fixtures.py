@@ -5,6 +5,7 @@ import os
 import uuid as uuidlib
 
 import fixtures
+import testtools
 import sqlalchemy as sa
 import webob
 
@@ -117,3 +118,13 @@ class API:
         for name, value in (headers or {}).items():
             req.headers[name] = value
         return req.get_response(self.app)
+
+
+class APITestCase(testtools.TestCase):
+    """The real WSGI app in-process on a fresh database and policy file."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(Database())
+        self.policy = self.useFixture(Policy())
+        self.api = API()

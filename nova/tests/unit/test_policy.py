@@ -1,5 +1,4 @@
 """Who sees what: default policy, owner vs other project, the unknown-only rule."""
-import testtools
 
 from nova.tests import fixtures as nova_fixtures
 
@@ -8,13 +7,10 @@ HOST_STATUS = 'os_compute_api:servers:show:host_status'
 UNKNOWN_ONLY = 'os_compute_api:servers:show:host_status:unknown-only'
 
 
-class ServerPolicyTest(testtools.TestCase):
+class ServerPolicyTest(nova_fixtures.APITestCase):
 
     def setUp(self):
         super().setUp()
-        self.useFixture(nova_fixtures.Database())
-        self.policy = self.useFixture(nova_fixtures.Policy())
-        self.api = nova_fixtures.API()
         nova_fixtures.add_service('h-up')
         nova_fixtures.add_service('h-stale', seconds_ago=7200)
         self.up = nova_fixtures.add_server('c-up', host='h-up')

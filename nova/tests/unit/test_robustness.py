@@ -1,6 +1,5 @@
 """No input yields a 500: odd paths, query strings, bodies and headers get
 4xx faults in Nova's JSON form (or a normal answer), and change nothing."""
-import testtools
 
 from nova.tests import fixtures as nova_fixtures
 
@@ -9,13 +8,10 @@ FAULT_NAMES = {'badRequest', 'forbidden', 'itemNotFound', 'badMethod', 'badMedia
                'conflictingRequest', 'computeFault'}
 
 
-class NoServerErrorTest(testtools.TestCase):
+class NoServerErrorTest(nova_fixtures.APITestCase):
 
     def setUp(self):
         super().setUp()
-        self.useFixture(nova_fixtures.Database())
-        self.useFixture(nova_fixtures.Policy())
-        self.api = nova_fixtures.API()
         nova_fixtures.add_service('h1')
         self.uuid = nova_fixtures.add_server('x', host='h1')
 

@@ -2,7 +2,6 @@
 import json
 import os
 
-import testtools
 
 from nova.tests import fixtures as nova_fixtures
 
@@ -19,13 +18,10 @@ def capture_keys(name):
     return list(server)
 
 
-class ServerViewTest(testtools.TestCase):
+class ServerViewTest(nova_fixtures.APITestCase):
 
     def setUp(self):
         super().setUp()
-        self.useFixture(nova_fixtures.Database())
-        self.useFixture(nova_fixtures.Policy())
-        self.api = nova_fixtures.API()
         nova_fixtures.add_service('h-up')
         self.uuid = nova_fixtures.add_server('c-up', host='h-up')
 
@@ -86,14 +82,11 @@ class ServerViewTest(testtools.TestCase):
         self.assertNotEqual(ids[self.uuid], ids[alien])
 
 
-class HostStatusCasesTest(testtools.TestCase):
+class HostStatusCasesTest(nova_fixtures.APITestCase):
     """The capture cases: one services query answers them all at once."""
 
     def setUp(self):
         super().setUp()
-        self.useFixture(nova_fixtures.Database())
-        self.useFixture(nova_fixtures.Policy())
-        self.api = nova_fixtures.API()
         add_service, add_server = nova_fixtures.add_service, nova_fixtures.add_server
         add_service('h-up')
         add_service('h-stale', seconds_ago=7200)

@@ -1,18 +1,14 @@
 """Bodies and query strings: bad input is a clear 4xx and changes nothing."""
-import testtools
 
 from nova.tests import fixtures as nova_fixtures
 
 IMAGE = nova_fixtures.IMAGE
 
 
-class CreateTest(testtools.TestCase):
+class CreateTest(nova_fixtures.APITestCase):
 
     def setUp(self):
         super().setUp()
-        self.useFixture(nova_fixtures.Database())
-        self.useFixture(nova_fixtures.Policy())
-        self.api = nova_fixtures.API()
         nova_fixtures.add_service('h1')
 
     def create(self, server, token='demo:demo', **top):
@@ -126,13 +122,10 @@ class CreateTest(testtools.TestCase):
         self.assertNotIn('details', owner['fault'])
 
 
-class ListQueryTest(testtools.TestCase):
+class ListQueryTest(nova_fixtures.APITestCase):
 
     def setUp(self):
         super().setUp()
-        self.useFixture(nova_fixtures.Database())
-        self.useFixture(nova_fixtures.Policy())
-        self.api = nova_fixtures.API()
         nova_fixtures.add_service('h1')
         self.uuids = [nova_fixtures.add_server('s%02d' % i, host='h1') for i in range(7)]
 
@@ -187,13 +180,10 @@ class ListQueryTest(testtools.TestCase):
         self.assertEqual(403, self.get('?sort_key=host').status_int)
 
 
-class ServicesAPITest(testtools.TestCase):
+class ServicesAPITest(nova_fixtures.APITestCase):
 
     def setUp(self):
         super().setUp()
-        self.useFixture(nova_fixtures.Database())
-        self.useFixture(nova_fixtures.Policy())
-        self.api = nova_fixtures.API()
         nova_fixtures.add_service('h1')
 
     def put(self, action, body, version='2.16'):
@@ -239,13 +229,8 @@ class ServicesAPITest(testtools.TestCase):
                                               self.service()['forced_down']))
 
 
-class SchedulingTest(testtools.TestCase):
+class SchedulingTest(nova_fixtures.APITestCase):
 
-    def setUp(self):
-        super().setUp()
-        self.useFixture(nova_fixtures.Database())
-        self.useFixture(nova_fixtures.Policy())
-        self.api = nova_fixtures.API()
 
     def hosts_of_new_servers(self, count):
         resp = self.api.request('POST', '/v2.1/servers', body={'server': {
@@ -270,14 +255,11 @@ class SchedulingTest(testtools.TestCase):
         self.assertEqual(['h-up'] * 3, self.hosts_of_new_servers(3))
 
 
-class ListFiltersTest(testtools.TestCase):
+class ListFiltersTest(nova_fixtures.APITestCase):
     """Every filter the api-ref documents narrows the list."""
 
     def setUp(self):
         super().setUp()
-        self.useFixture(nova_fixtures.Database())
-        self.useFixture(nova_fixtures.Policy())
-        self.api = nova_fixtures.API()
         add = nova_fixtures.add_server
         add('plain', host='h1')
         add('big', host='h1', flavor_id='3')
