@@ -1,0 +1,163 @@
+"""Statements and policy checks per request, counted in-process on the real
+WSGI app, on SQLite, MariaDB/MySQL and PostgreSQL.
+
+Every statement SQLAlchemy sends is counted (before_cursor_execute),
+transaction control included: on SQLite that is oslo.db's own BEGIN; the
+MySQL and PostgreSQL drivers begin transactions without a statement.
+Nothing is excluded. Each request is made once unmeasured first, so a
+connection's one-time setup is not counted.
+
+These fail if a per-server (or per-host) query or policy check creeps
+back in: the counts for 10 servers on 5 hosts and for 1000 servers on 1000
+hosts must be equal. Time is measured by benchmarks/, never here.
+"""
+import datetime
+import json
+import uuid as uuidlib
+
+import fixtures
+import sqlalchemy as sa
+from oslo_policy import policy as oslo_policy
+
+from nova.db import api as db
+from nova.db import engine
+from nova.db.dbtime import db_now
+from nova.db.models import instance_faults, instances, services
+from nova.tests import fixtures as nova_fixtures
+from nova.tests.unit.db import backends
+
+ADMIN, MEMBER = 'admin:admin', 'demo:demo'
+SMALL, LARGE = (10, 5), (1000, 1000)      # (servers, hosts)
+
+
+def seed(servers, hosts):
+    """``servers`` servers of project demo spread over ``hosts`` hosts, in
+    every host_status, some ERROR with a fault and some without a host."""
+    with engine.writer() as conn:
+        now = conn.scalar(sa.select(db_now()))
+        old = now - datetime.timedelta(days=1)
+        conn.execute(sa.insert(services), [dict(
+            uuid=str(uuidlib.uuid4()), host='host-%04d' % h, binary=db.COMPUTE_BINARY,
+            report_count=1, disabled=h % 4 == 1, forced_down=h % 4 == 2, deleted=0,
+            created_at=old, last_seen_up=old if h % 4 == 3 else now) for h in range(hosts)])
+        rows = []
+        for i in range(servers):
+            error = i % 10 == 0
+            rows.append(dict(
+                uuid=str(uuidlib.uuid4()), display_name='s%d' % i, hostname='s%d' % i,
+                project_id='demo', user_id='demo', flavor_id='1', reservation_id='r-x',
+                host=None if i % 7 == 0 else 'host-%04d' % (i % hosts),
+                vm_state='error' if error else 'active', power_state=1,
+                metadata=json.dumps({'k': str(i % 3)}), security_groups='["default"]',
+                created_at=now - datetime.timedelta(seconds=i), updated_at=now, deleted=0))
+        conn.execute(sa.insert(instances), rows)
+        conn.execute(sa.insert(instance_faults), [dict(
+            instance_uuid=r['uuid'], code=500, message='boom', created_at=now, deleted=0)
+            for r in rows if r['vm_state'] == 'error'])
+
+
+class _CountTests:
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(nova_fixtures.Policy())
+        self.api = nova_fixtures.API()
+        self.statements = []
+        listen = (engine.get_engine(), 'before_cursor_execute', self._statement)
+        sa.event.listen(*listen)
+        self.addCleanup(sa.event.remove, *listen)
+        self.checks = []
+        real_authorize = oslo_policy.Enforcer.authorize
+
+        def counting_authorize(enforcer, rule, *args, **kwargs):
+            self.checks.append(rule)
+            return real_authorize(enforcer, rule, *args, **kwargs)
+        self.useFixture(fixtures.MonkeyPatch(
+            'oslo_policy.policy.Enforcer.authorize', counting_authorize))
+
+    def _statement(self, conn, cursor, statement, parameters, context, executemany):
+        self.statements.append(statement)
+
+    def measure(self, path, token, version, status=200):
+        """(statements, policy checks, body) of one request, warmed up."""
+        self.api.request('GET', path, token=token, version=version)
+        self.statements, self.checks = [], []
+        resp = self.api.request('GET', path, token=token, version=version)
+        self.assertEqual(status, resp.status_int, resp.body[:300])
+        return len(self.statements), len(self.checks), resp.json
+
+    def counts(self, servers, hosts):
+        """{request: (statements, policy checks)} at one population."""
+        seed(servers, hosts)
+        with engine.reader() as conn:
+            order = [r['uuid'] for r in
+                     db.instance_list(conn, {}, ['created_at', 'id'], ['desc', 'desc'], servers)]
+        half, found = servers // 2, {}
+        requests = {
+            'detail admin': ('/v2.1/servers/detail?all_tenants=1&limit=%d' % servers, ADMIN),
+            'detail member': ('/v2.1/servers/detail?limit=%d' % servers, MEMBER),
+            'detail admin after marker': ('/v2.1/servers/detail?all_tenants=1&limit=%d'
+                                          '&marker=%s' % (half, order[half - 1]), ADMIN),
+            'detail admin after the last': ('/v2.1/servers/detail?all_tenants=1&marker=%s'
+                                            % order[-1], ADMIN),
+            'show admin': ('/v2.1/servers/%s' % order[1], ADMIN),
+            'show member': ('/v2.1/servers/%s' % order[1], MEMBER),
+        }
+        for name, (path, token) in requests.items():
+            for version in ('2.15', '2.16'):
+                statements, checks, body = self.measure(path, token, version)
+                found[name, version] = statements, checks
+                if name == 'detail admin':
+                    self.assertEqual(servers, len(body['servers']))
+                    self.assertEqual(version == '2.16',
+                                     all('host_status' in s for s in body['servers']))
+                if name == 'detail admin after marker':
+                    self.assertEqual(order[half:], [s['id'] for s in body['servers']])
+        return found
+
+    def test_counts_do_not_grow_with_servers_or_hosts(self):
+        small = self.counts(*SMALL)
+        self._empty_tables()
+        large = self.counts(*LARGE)
+        self.assertEqual(small, large)
+
+    def test_statement_budget(self):
+        found = self.counts(*SMALL)
+        for (name, version), (statements, _) in found.items():
+            if name.startswith('detail'):
+                self.assertLessEqual(statements, 3, (name, version))
+            else:
+                self.assertLessEqual(statements, 2, (name, version))
+        # host_status: one services query where policy shows it, none where
+        # it hides it, and none for show (its host's service is joined).
+        stmts = {key: value[0] for key, value in found.items()}
+        self.assertEqual(stmts['detail admin', '2.15'] + 1, stmts['detail admin', '2.16'])
+        self.assertEqual(stmts['detail admin after marker', '2.15'] + 1,
+                         stmts['detail admin after marker', '2.16'])
+        self.assertEqual(stmts['detail member', '2.15'], stmts['detail member', '2.16'])
+        self.assertEqual(stmts['show admin', '2.15'], stmts['show admin', '2.16'])
+        self.assertEqual(stmts['show member', '2.15'], stmts['show member', '2.16'])
+
+    def test_policy_checks_are_per_request(self):
+        found = self.counts(*SMALL)
+        for key, (_, checks) in found.items():
+            self.assertLessEqual(checks, 7, key)
+
+    def test_unknown_marker_is_400_within_budget(self):
+        seed(*SMALL)
+        statements, _, body = self.measure(
+            '/v2.1/servers/detail?marker=%s' % uuidlib.uuid4(), ADMIN, '2.16', status=400)
+        self.assertIn('badRequest', body)
+        self.assertLessEqual(statements, 3)
+
+
+class SqlCountsSQLiteTest(_CountTests, backends.BackendTestCase):
+    BACKEND = 'sqlite'
+
+
+class SqlCountsMySQLTest(_CountTests, backends.BackendTestCase):
+    BACKEND = 'mysql'
+
+
+class SqlCountsPostgreSQLTest(_CountTests, backends.BackendTestCase):
+    BACKEND = 'postgresql'
