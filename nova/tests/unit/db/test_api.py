@@ -102,7 +102,8 @@ class _ServiceTests:
             for change in changes:
                 self.assertEqual(1, db.service_update(HOST, db.COMPUTE_BINARY, **change))
                 state.update(change)
-                row = db.service_list(host=HOST)[0]
+                # a heartbeat that lands after the change must not undo it
+                row = self._after_next_heartbeat(db.service_list(host=HOST)[0]['report_count'])
                 self.assertEqual(state, {k: _plain(row[k]) for k in state})
         finally:
             stop.set()
@@ -112,7 +113,16 @@ class _ServiceTests:
         row = db.service_list(host=HOST)[0]
         self.assertEqual(state, {k: _plain(row[k]) for k in state})
         self.assertEqual(sum(beats), row['report_count'])
-        self.assertGreater(sum(beats), len(changes))
+
+    def _after_next_heartbeat(self, count):
+        """The row once a heartbeat newer than ``count`` has landed."""
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            row = db.service_list(host=HOST)[0]
+            if row['report_count'] > count:
+                return row
+            time.sleep(0.002)
+        self.fail('no heartbeat for 10 s')
 
 
 def _plain(value):

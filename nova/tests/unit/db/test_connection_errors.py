@@ -78,6 +78,10 @@ class _Request:
 
 class ReadRetryTest(testtools.TestCase):
 
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.FakeLogger())
+
     def _handler(self, failures):
         calls = []
 
