@@ -168,7 +168,8 @@ class ComputeAPI:
             handler, kwargs = self.router.match(req.method, subpath)
             result = call_handler(handler, req, kwargs)
             code = getattr(handler, 'success_code', 200)
-            return self._respond(start, code, result, version_headers(version))
+            return self._respond(start, code, result,
+                                 list(req.response_headers) + version_headers(version))
         except faults.Fault as fault:
             if version is not None and not hasattr(fault, 'headers'):
                 fault.headers = version_headers(version)

@@ -14,6 +14,7 @@ class Request(webob.Request):
     context = None
     api_version = None
     project_in_path = None
+    response_headers = ()     # extra headers a controller sets, e.g. Location
 
     def ver(self, version):
         """True when the request's microversion is at least ``version``."""

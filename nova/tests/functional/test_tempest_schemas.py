@@ -91,9 +91,22 @@ class TempestSchemasTest(testtools.TestCase):
                                                       'imageRef': func.IMAGE}})
             self.assertEqual(202, resp.status, resp.raw)
             uuid = resp.json['server']['id']
+            # as Nova: a Location header with the new server's self link
+            self.assertEqual(resp.json['server']['links'][0]['href'], resp.header('Location'))
+            self.assertTrue(resp.header('Location').endswith('/v2.1/servers/' + uuid))
             resp = self.nova.request('DELETE', '/v2.1/servers/' + uuid, token=DEMO,
                                      version=version)
             self.assertEqual(204, resp.status, resp.raw)
+
+    def test_create_in_the_project_path_form(self):
+        resp = self.nova.request('POST', '/v2.1/demo/servers', token=DEMO, version='2.16',
+                                 body={'server': {'name': 'tmp', 'flavorRef': '1',
+                                                  'imageRef': func.IMAGE}})
+        self.assertEqual(202, resp.status, resp.raw)
+        uuid = resp.json['server']['id']
+        self.assertEqual(self.nova.url + '/v2.1/demo/servers/' + uuid, resp.header('Location'))
+        self.assertEqual(204, self.nova.request('DELETE', '/v2.1/demo/servers/' + uuid,
+                                                token=DEMO).status)
 
     def test_services_at_every_microversion(self):
         for version in VERSIONS:

@@ -251,10 +251,11 @@ class ServersController:
             access_ip_v4=server.get('accessIPv4'), access_ip_v6=server.get('accessIPv6'))
         if strutils.bool_from_string(server.get('return_reservation_id', False)):
             return {'reservation_id': reservation_id}
-        links = common.Links(req, 'servers')
+        links = common.Links(req, 'servers').pair(uuids[0])
+        req.response_headers = [('Location', links[0]['href'])]   # as Nova: the self link
         return {'server': {
             'id': uuids[0],
-            'links': links.pair(uuids[0]),
+            'links': links,
             'OS-DCF:diskConfig': server.get('OS-DCF:diskConfig', 'MANUAL'),
             'security_groups': [{'name': n} for n in (security_groups or ['default'])],
             'adminPass': server.get('adminPass') or compute.admin_password(),
