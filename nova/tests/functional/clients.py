@@ -10,6 +10,8 @@ from keystoneauth1 import token_endpoint
 from novaclient import api_versions
 from novaclient import client as nova_client
 
+from nova.tests.functional import fixtures as func
+
 BIN = os.path.dirname(sys.executable)
 
 
@@ -58,8 +60,21 @@ def properties(text):
     return {row['Property']: row['Value'] for row in table(text)}
 
 
+def _tempest_check(response, *args, **kwargs):
+    """requests response hook: what the Python clients receive from the
+    compute API passes tempest's schemas too (fixtures.check_tempest_schema)."""
+    if response.status_code < 300:
+        func.check_tempest_schema(response.request.method, response.url, func.Response(
+            response.status_code, list(response.headers.items()), response.content))
+
+
+def _checked(sess):
+    sess.session.hooks['response'].append(_tempest_check)
+    return sess
+
+
 def session(nova, token):
-    return ks_session.Session(auth=token_endpoint.Token(endpoint(nova), token))
+    return _checked(ks_session.Session(auth=token_endpoint.Token(endpoint(nova), token)))
 
 
 def novaclient(nova, token, version):
@@ -77,8 +92,10 @@ def sdk(nova, token, version=None):
     """openstacksdk; without ``version`` it negotiates from /v2.1."""
     import openstack
     extra = {'compute_api_version': version} if version else {}
-    return openstack.connect(
+    conn = openstack.connect(
         auth_type='admin_token', auth={'endpoint': endpoint(nova), 'token': token},
         compute_endpoint_override=endpoint(nova),
         image_endpoint_override=nova.url + '/image',
         load_yaml_config=False, load_envvars=False, **extra)
+    _checked(conn.session)
+    return conn
