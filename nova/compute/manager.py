@@ -60,6 +60,9 @@ class ComputeManager:
                 self.poll_once()
             except db_exc.DBError as exc:
                 LOG.error('work poll failed (will retry): %s', exc)
+            except Exception:
+                # One bad server must not stop this host from serving the rest.
+                LOG.exception('work poll failed (will retry)')
             self.stop_event.wait(CONF.compute.work_poll_interval)
 
     def poll_once(self):

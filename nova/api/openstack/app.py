@@ -174,8 +174,9 @@ class ComputeAPI:
             if version is not None and not hasattr(fault, 'headers'):
                 fault.headers = version_headers(version)
             return self._fault(start, fault)
-        except db_exc.DBConnectionError:
-            LOG.exception('database unreachable')
+        except db_exc.DBConnectionError as exc:
+            # Expected during an outage: one line per request, no traceback.
+            LOG.warning('database unreachable: %s', exc)
             return self._fault(start, self._with_version(faults.Fault(
                 503, 'The database is unavailable; try again shortly.'), version))
         except Exception:
