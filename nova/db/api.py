@@ -1,5 +1,6 @@
 """Query functions. Rows come back as SQLAlchemy Row mappings (no ORM
 entities): the hot paths turn them straight into response dicts."""
+import datetime
 import functools
 import uuid as uuidlib
 
@@ -62,21 +63,59 @@ def services_with_db_time(conn, hosts=None, host=None, binary=None):
     return conn.execute(query.order_by(services.c.id)).mappings().all()
 
 
-@functools.cache
-def _liveness_query():
-    return sa.select(
+@functools.lru_cache(maxsize=16)
+def _host_slots(slots):
+    return tuple('host_%d' % i for i in range(slots))
+
+
+@functools.lru_cache(maxsize=64)
+def _liveness_sql(dialect, slots):
+    """The liveness statement with ``slots`` host parameters, compiled once
+    for ``dialect``: (SQL text, parameter names in order, or None when the
+    driver takes them by name)."""
+    query = sa.select(
         services.c.host, services.c.disabled, services.c.forced_down,
-        services.c.last_seen_up, services.c.created_at, db_now().label('db_now'),
-    ).where(services.c.deleted == 0, services.c.binary == sa.bindparam('binary'),
-            services.c.host.in_(sa.bindparam('hosts', expanding=True)))
+        services.c.last_seen_up, services.c.created_at, db_now(),
+    ).where(services.c.deleted == sa.bindparam('live'),
+            services.c.binary == sa.bindparam('binary'),
+            services.c.host.in_([sa.bindparam(name) for name in _host_slots(slots)]))
+    compiled = query.compile(dialect=dialect)
+    return compiled.string, (list(compiled.positiontup) if compiled.positional else None)
 
 
 def services_liveness(conn, hosts, binary):
     """What host_status needs of the live ``binary`` services on ``hosts``
     (host, disabled, forced_down, last_seen_up, created_at and the DB's time
-    as ``db_now``): one statement however many hosts."""
-    return conn.execute(_liveness_query(),
-                        {'hosts': sorted(hosts), 'binary': binary}).mappings().all()
+    as ``db_now``), in one statement however many hosts.
+
+    The hot path of servers/detail at 2.16: the statement is compiled once
+    per dialect and power-of-two number of hosts (the last host repeated to
+    fill the slots) and its rows converted here, which costs about half
+    of SQLAlchemy's per-parameter and per-row processing.
+    """
+    hosts = sorted(hosts)
+    if not hosts:
+        return []
+    slots = 1 << (len(hosts) - 1).bit_length()
+    sql, order = _liveness_sql(conn.dialect, slots)
+    values = dict(zip(_host_slots(slots), hosts + hosts[-1:] * (slots - len(hosts))),
+                  live=0, binary=binary)
+    params = values if order is None else tuple(map(values.__getitem__, order))
+    found, clock = [], {}
+    for host, disabled, forced_down, seen, created, now in (
+            conn.exec_driver_sql(sql, params).all()):
+        db_time = clock.get(now)
+        if db_time is None:
+            db_time = clock[now] = _timestamp(now)
+        found.append({'host': host, 'disabled': bool(disabled),
+                      'forced_down': bool(forced_down), 'last_seen_up': _timestamp(seen),
+                      'created_at': _timestamp(created), 'db_now': db_time})
+    return found
+
+
+def _timestamp(value):
+    """A timestamp from the driver: SQLite gives text, the others datetimes."""
+    return datetime.datetime.fromisoformat(value) if isinstance(value, str) else value
 
 
 def service_list(host=None, binary=None):
