@@ -13,7 +13,6 @@ import json
 
 import testtools
 
-from nova.api.openstack.compute import servers as controller
 from nova.api.openstack.compute.views import servers as views
 from nova.tests.unit import server_view_cases as cases
 
@@ -84,8 +83,9 @@ def renderings():
         for extended in (True, False):
             builder = views.ViewBuilder(req)
             builder.extended = extended
-            servers = [controller.ServersController._render(builder, row, cases.STATUSES, mode)
-                       for row in cases.rows()]
+            builder.host_status_mode = mode
+            builder.host_statuses = cases.STATUSES
+            servers = [builder.detail(row) for row in cases.rows()]
             found['%s extended=%s' % (label, extended)] = json.dumps(servers)
     return found
 

@@ -16,7 +16,6 @@ from nova.api.openstack import wsgi
 from nova.api.openstack.compute.schemas import servers as schema
 from nova.api.openstack.compute.views import servers as views
 from nova.compute import api as compute
-from nova.compute import host_status as hs
 from nova.policies import servers as sp
 from nova import policy
 
@@ -55,8 +54,8 @@ class ServersController:
     def detail(self, req):
         mode = self._host_status_mode(req, req.context.project_id)
         rows, statuses = self._list(req, sp.DETAIL, sp.DETAIL_ALL_TENANTS, mode)
-        builder = self._detail_builder(req, req.context.project_id)
-        servers = [self._render(builder, row, statuses, mode) for row in rows]
+        builder = self._detail_builder(req, req.context.project_id, mode, statuses)
+        servers = [builder.detail(row) for row in rows]
         return self._collection(req, 'servers/detail', servers, rows)
 
     def show(self, req, id):
@@ -69,8 +68,8 @@ class ServersController:
 
         row, statuses = compute.get(req.context, id, wants_host_status,
                                     with_host_service=req.ver(avr.HOST_STATUS))
-        builder = self._detail_builder(req, row['project_id'])
-        return {'server': self._render(builder, row, statuses, decided['mode'])}
+        builder = self._detail_builder(req, row['project_id'], decided['mode'], statuses)
+        return {'server': builder.detail(row)}
 
     @staticmethod
     def _host_status_mode(req, project_id):
@@ -86,19 +85,13 @@ class ServersController:
         return None
 
     @staticmethod
-    def _detail_builder(req, project_id):
+    def _detail_builder(req, project_id, host_status_mode, host_statuses):
         builder = views.ViewBuilder(req)
         builder.extended = policy.authorize(
             req.context, sp.EXTENDED_ATTRIBUTES, {'project_id': project_id}, fatal=False)
+        builder.host_status_mode = host_status_mode
+        builder.host_statuses = host_statuses
         return builder
-
-    @staticmethod
-    def _render(builder, row, statuses, mode):
-        if mode is None:
-            return builder.detail(row)
-        status = statuses.get(row['host'], hs.NONE) if row['host'] else hs.NONE
-        show = mode == 'all' or status == hs.UNKNOWN
-        return builder.detail(row, status, show)
 
     @staticmethod
     def _collection(req, path, servers, rows):

@@ -12,6 +12,7 @@ import operator
 
 from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import common
+from nova.compute import host_status as hs
 
 PROGRESS_STATUSES = frozenset(('ACTIVE', 'BUILD', 'REBUILD', 'RESIZE',
                                'VERIFY_RESIZE', 'MIGRATING'))
@@ -60,6 +61,10 @@ class ViewBuilder:
         version = req.api_version
         self.is_admin = req.context.is_admin
         self.extended = None          # set by the controller after its policy check
+        # set by the controller: 'all', 'unknown-only' or None (policy, once
+        # per request) and {host: host_status} for the rows to render
+        self.host_status_mode = None
+        self.host_statuses = {}
         self.more_attributes = version.at_least(avr.EXTENDED_ATTRIBUTES_MORE)
         self.locked = version.at_least(avr.LOCKED)
         links = self.links
@@ -77,7 +82,7 @@ class ViewBuilder:
         return {'id': row['uuid'], 'name': row['display_name'],
                 'links': self.links.pair(row['uuid'])}
 
-    def detail(self, row, host_status=None, show_host_status=False):
+    def detail(self, row):
         (uuid, name, project_id, user_id, host, vm_state, task_state, image_ref, flavor_id,
          metadata, created_at, updated_at, disk_config, ipv4, ipv6) = _DETAIL_COLUMNS(row)
         status = self._statuses[vm_state, task_state]
@@ -119,8 +124,11 @@ class ViewBuilder:
             server['security_groups'] = self._security_groups[security_groups]
         if self.locked:
             server['locked'] = bool(row['locked'])
-        if show_host_status:
-            server['host_status'] = host_status
+        mode = self.host_status_mode
+        if mode is not None:
+            status = self.host_statuses.get(host, hs.NONE) if host else hs.NONE
+            if mode == 'all' or status == hs.UNKNOWN:
+                server['host_status'] = status
         return server
 
     def _extended_attributes(self, server, row):
