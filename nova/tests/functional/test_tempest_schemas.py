@@ -49,6 +49,8 @@ class TempestSchemasTest(testtools.TestCase):
         cls.plain = nova.create_server(name='plain')
         gone = nova.create_server(name='gone')
         nova.request('DELETE', '/v2.1/servers/' + gone, token=DEMO)
+        # its host deletes it asynchronously; then it lists as DELETED
+        nova._wait(lambda: nova.show(gone).status == 404, 20, 'gone deleted')
         for host in nova.host_names:
             nova.service_action('disable', host)
         cls.error = nova.create_server(name='no-host', wait_status='ERROR')
