@@ -72,14 +72,16 @@ def _host_slots(slots):
 def _liveness_sql(dialect, slots):
     """The liveness statement with ``slots`` host parameters, compiled once
     for ``dialect``: (SQL text, parameter names in order, or None when the
-    driver takes them by name)."""
-    query = sa.select(
+    driver takes them by name). One row per service, then one row (host
+    NULL) carrying the database's time: read once, not once per service."""
+    found = sa.select(
         services.c.host, services.c.disabled, services.c.forced_down,
-        services.c.last_seen_up, services.c.created_at, db_now(),
+        services.c.last_seen_up, services.c.created_at,
     ).where(services.c.deleted == sa.bindparam('live'),
             services.c.binary == sa.bindparam('binary'),
             services.c.host.in_([sa.bindparam(name) for name in _host_slots(slots)]))
-    compiled = query.compile(dialect=dialect)
+    clock = sa.select(sa.null(), sa.null(), sa.null(), db_now(), sa.null())
+    compiled = sa.union_all(found, clock).compile(dialect=dialect)
     return compiled.string, (list(compiled.positiontup) if compiled.positional else None)
 
 
@@ -101,21 +103,24 @@ def services_liveness(conn, hosts, binary):
     values = dict(zip(_host_slots(slots), hosts + hosts[-1:] * (slots - len(hosts))),
                   live=0, binary=binary)
     params = values if order is None else tuple(map(values.__getitem__, order))
-    found, clock = [], {}
-    for host, disabled, forced_down, seen, created, now in (
-            conn.exec_driver_sql(sql, params).all()):
-        db_time = clock.get(now)
-        if db_time is None:
-            db_time = clock[now] = _timestamp(now)
+    result = conn.exec_driver_sql(sql, params)
+    rows = result.cursor.fetchall()     # plain tuples: no Row objects to build
+    result.close()
+    now = next(row[3] for row in rows if row[0] is None)
+    # SQLite gives timestamps as text, the other drivers datetimes.
+    parse = datetime.datetime.fromisoformat if isinstance(now, str) else None
+    if parse is not None:
+        now = parse(now)
+    found = []
+    for host, disabled, forced_down, seen, created in rows:
+        if host is None:
+            continue
+        if parse is not None:
+            seen, created = seen and parse(seen), created and parse(created)
         found.append({'host': host, 'disabled': bool(disabled),
-                      'forced_down': bool(forced_down), 'last_seen_up': _timestamp(seen),
-                      'created_at': _timestamp(created), 'db_now': db_time})
+                      'forced_down': bool(forced_down), 'last_seen_up': seen,
+                      'created_at': created, 'db_now': now})
     return found
-
-
-def _timestamp(value):
-    """A timestamp from the driver: SQLite gives text, the others datetimes."""
-    return datetime.datetime.fromisoformat(value) if isinstance(value, str) else value
 
 
 def service_list(host=None, binary=None):

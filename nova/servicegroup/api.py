@@ -1,5 +1,6 @@
 """Is a service alive? One answer for the API, the scheduler and os-services."""
 import datetime
+import functools
 
 import nova.conf
 from nova.servicegroup.drivers import db as db_driver
@@ -22,8 +23,12 @@ def is_up(service, db_now, service_down_time):
     last = service['last_seen_up'] or service['created_at']
     if last is None or db_now is None:
         return False
-    elapsed = abs(db_now - last)
-    return elapsed <= datetime.timedelta(seconds=service_down_time)
+    return abs(db_now - last) <= _window(service_down_time)
+
+
+@functools.lru_cache(maxsize=8)
+def _window(seconds):
+    return datetime.timedelta(seconds=seconds)
 
 
 class API:
