@@ -48,7 +48,9 @@ class GunicornApp(gunicorn_base.BaseApplication):
     def load(self):
         # Each worker builds its own app, engine and policy enforcer.
         from nova.api.openstack import wsgi_app
-        return wsgi_app.load_app()
+        application = wsgi_app.load_app()
+        wsgi_app.tune_gc()
+        return application
 
 
 def main(argv=None):

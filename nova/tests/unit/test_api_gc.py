@@ -1,0 +1,34 @@
+"""API worker processes tune the cyclic garbage collector once their app is
+loaded (in a child process here: the setting is process-wide)."""
+import subprocess
+import sys
+
+import fixtures
+import testtools
+
+from nova.cmd import api as cmd_api
+
+PROBE = """
+import gc
+from nova.api.openstack import wsgi_app
+before = gc.get_threshold()
+wsgi_app.tune_gc()
+print(before[0], gc.get_threshold()[0], gc.get_freeze_count() > 0)
+"""
+
+
+class TuneGcTest(testtools.TestCase):
+
+    def test_loaded_objects_frozen_and_young_threshold_raised(self):
+        out = subprocess.run([sys.executable, '-c', PROBE], capture_output=True, text=True,
+                             check=True).stdout.split()
+        self.assertEqual(['700', '10000', 'True'], out)
+
+    def test_nova_api_workers_tune_it_after_loading_the_app(self):
+        calls = []
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova.api.openstack.wsgi_app.load_app', lambda: calls.append('load') or 'app'))
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova.api.openstack.wsgi_app.tune_gc', lambda: calls.append('tune')))
+        self.assertEqual('app', cmd_api.GunicornApp.load(None))
+        self.assertEqual(['load', 'tune'], calls)
