@@ -14,7 +14,7 @@ from nova.api.openstack import faults
 CONF = nova.conf.CONF
 _ENFORCER = None
 _lock = threading.Lock()
-_request = threading.local()    # .context: rules looked at for it; .checking
+_request = threading.local()    # .context: rules looked at for it, .creds; .checking
 
 
 class _Enforcer(oslo_policy.Enforcer):
@@ -93,9 +93,11 @@ def _check(context, action, target):
     if getattr(_request, 'context', None) is not context:
         enforcer.load_rules()       # re-reads policy files whose mtime changed
         _request.context = context
+        # what oslo.policy would derive from the context at every check
+        _request.creds = dict(context.to_policy_values())
     _request.checking = True
     try:
-        return enforcer.authorize(action, target, context, do_raise=False)
+        return enforcer.authorize(action, target, _request.creds, do_raise=False)
     finally:
         _request.checking = False
 
