@@ -195,14 +195,12 @@ class ComputeAPI:
     @staticmethod
     def _respond(start, code, result, extra_headers):
         if result is None:
-            start(faults.status_line(code) if code != 204 else '204 No Content',
-                  extra_headers)
+            start(faults.status_line(code), extra_headers)
             return [b'']
         body = encode.dumps(result)
         headers = [('Content-Length', str(len(body))),
                    ('Content-Type', wsgi.JSON_CONTENT_TYPE)] + extra_headers
-        start('%d %s' % (code, {200: 'OK', 201: 'Created', 202: 'Accepted'}.get(code, 'OK')),
-              headers)
+        start(faults.status_line(code), headers)
         return [body]
 
     @staticmethod

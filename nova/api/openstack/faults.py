@@ -1,4 +1,5 @@
 """Nova's JSON fault bodies: ``{"<name>": {"code": N, "message": "..."}}``."""
+import http
 import json
 
 FAULT_NAMES = {
@@ -13,13 +14,6 @@ FAULT_NAMES = {
     429: 'overLimit',
     501: 'notImplemented',
     503: 'serviceUnavailable',
-}
-REASONS = {
-    400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
-    405: 'Method Not Allowed', 406: 'Not Acceptable', 409: 'Conflict',
-    413: 'Request Entity Too Large', 415: 'Unsupported Media Type',
-    429: 'Too Many Requests', 500: 'Internal Server Error', 501: 'Not Implemented',
-    503: 'Service Unavailable',
 }
 FAULT_CONTENT_TYPE = 'application/json; charset=UTF-8'
 
@@ -69,4 +63,4 @@ def body(code, message):
 
 
 def status_line(code):
-    return '%d %s' % (code, REASONS.get(code, 'Error'))
+    return '%d %s' % (code, http.HTTPStatus(code).phrase)
