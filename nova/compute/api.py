@@ -1,5 +1,6 @@
 """Compute API: what the servers controller asks of the system."""
 import json
+import operator
 import re
 import secrets
 import string
@@ -21,7 +22,9 @@ POWER_NOSTATE = 0
 
 def host_status_by_host(conn, rows):
     """{host: host_status} for the hosts of ``rows``: one services query."""
-    hosts = {row['host'] for row in rows if row['host']}
+    hosts = set(map(operator.itemgetter('host'), rows))
+    hosts.discard(None)
+    hosts.discard('')
     if not hosts:
         return {}
     group = servicegroup.API()
