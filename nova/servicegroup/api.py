@@ -32,8 +32,14 @@ def _window(seconds):
 
 
 class API:
-    def __init__(self):
-        self._driver = _DRIVERS[CONF.servicegroup.driver]()
+    _driver_instance = None
+
+    @property
+    def _driver(self):
+        # made on first use: deciding liveness needs no driver
+        if self._driver_instance is None:
+            self._driver_instance = _DRIVERS[CONF.servicegroup.driver]()
+        return self._driver_instance
 
     def service_is_up(self, service):
         """``service`` is a row read with the DB's time beside it (db_now)."""

@@ -60,14 +60,21 @@ class ServersController:
 
     def show(self, req, id):
         decided = {}
+        if not req.context.is_admin:
+            # A non-admin only ever sees servers of their own project, so
+            # host_status is decided before the read, and where policy hides
+            # it the host's service is not read at all.
+            decided['mode'] = self._host_status_mode(req, req.context.project_id)
 
         def wants_host_status(row):
             policy.authorize(req.context, sp.SHOW, {'project_id': row['project_id']})
-            decided['mode'] = self._host_status_mode(req, row['project_id'])
+            if 'mode' not in decided:
+                decided['mode'] = self._host_status_mode(req, row['project_id'])
             return decided['mode'] is not None
 
+        with_host_service = req.ver(avr.HOST_STATUS) and decided.get('mode', 'admin') is not None
         row, statuses = compute.get(req.context, id, wants_host_status,
-                                    with_host_service=req.ver(avr.HOST_STATUS))
+                                    with_host_service=with_host_service)
         builder = self._detail_builder(req, row['project_id'], decided['mode'], statuses)
         return {'server': builder.detail(row)}
 
