@@ -1,10 +1,8 @@
 """The policy enforcer. policy.yaml is re-read when its mtime changes, so an
 operator's edit takes effect on the next request without a restart: the
 files are looked at once per request (per context), not at every check."""
-import inspect
 import threading
 
-from oslo_policy import _checks as oslo_checks
 from oslo_policy import policy as oslo_policy
 
 import nova.conf
@@ -27,40 +25,6 @@ class _Enforcer(oslo_policy.Enforcer):
             return
         super().load_rules(force_reload)
 
-
-
-def _check_without_inspecting(original):
-    """oslo.policy evaluates every node of a rule through one function that
-    calls inspect.getfullargspec(node.__call__) to learn whether the node
-    takes ``current_rule``: ~8 introspections per authorize(), about 40% of
-    its cost. The answer is a property of the node's class, so learn it
-    once per class; decisions are the same."""
-    takes_current_rule = {}
-
-    def check(rule, target, creds, enforcer, current_rule):
-        if not isinstance(rule, oslo_checks.BaseCheck):
-            return original(rule, target, creds, enforcer, current_rule)
-        kind = type(rule)
-        wants = takes_current_rule.get(kind)
-        if wants is None:
-            wants = takes_current_rule[kind] = (
-                len(inspect.getfullargspec(rule.__call__).args) > 4)
-        if wants:
-            return rule(target, creds, enforcer, current_rule)
-        return rule(target, creds, enforcer)
-    check.original = original
-    return check
-
-
-def _install_check():
-    current = oslo_checks._check
-    expected = ['rule', 'target', 'creds', 'enforcer', 'current_rule']
-    if (not hasattr(current, 'original')
-            and list(inspect.signature(current).parameters) == expected):
-        oslo_checks._check = _check_without_inspecting(current)
-
-
-_install_check()
 
 def init(conf=CONF):
     global _ENFORCER
