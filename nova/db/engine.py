@@ -1,4 +1,5 @@
 """The one oslo.db transaction factory of the process, and its SQLite tuning."""
+import logging
 import threading
 
 import sqlalchemy as sa
@@ -7,6 +8,7 @@ from oslo_db.sqlalchemy import enginefacade
 import nova.conf
 
 CONF = nova.conf.CONF
+LOG = logging.getLogger(__name__)
 SQLITE_BUSY_TIMEOUT_MS = 10000
 
 _lock = threading.Lock()
@@ -65,13 +67,20 @@ def _pool_sqlite_file(engine):
     if not isinstance(old, sa.pool.NullPool):
         return
     db = CONF.database
-    engine.pool = sa.pool.QueuePool(
-        old._creator, pool_size=db.max_pool_size or 5,
-        max_overflow=db.max_overflow if db.max_overflow is not None else 10,
-        timeout=db.pool_timeout or 30, recycle=old._recycle,
-        reset_on_return=old._reset_on_return, dialect=old._dialect,
-        pre_ping=False,    # nothing to ping: a local file does not hang up
-        _dispatch=old.dispatch)
+    try:
+        # These are SQLAlchemy's own pool internals: should a release rename
+        # them, stay on the (slower, equally correct) NullPool.
+        pool = sa.pool.QueuePool(
+            old._creator, pool_size=db.max_pool_size or 5,
+            max_overflow=db.max_overflow if db.max_overflow is not None else 10,
+            timeout=db.pool_timeout or 30, recycle=old._recycle,
+            reset_on_return=old._reset_on_return, dialect=old._dialect,
+            pre_ping=False,    # nothing to ping: a local file does not hang up
+            _dispatch=old.dispatch)
+    except (AttributeError, TypeError) as exc:
+        LOG.warning('SQLite connections stay unpooled: %s', exc)
+        return
+    engine.pool = pool
     old.dispose()
 
 
