@@ -1,9 +1,11 @@
-"""nova.policy's shortcut around oslo.policy (policy files and credentials
-looked at once per request) changes no decision."""
+"""nova.policy's savings around oslo.policy change no decision: policy files
+and credentials looked at once per request, and pure decisions remembered
+until the rules change."""
 import itertools
 import os
 
 import testtools
+from oslo_policy import policy as oslo_policy
 
 from nova import context as nova_context
 from nova import policies
@@ -44,3 +46,55 @@ class PolicyChecksTest(testtools.TestCase):
         # ...the next one sees the edit, without a restart
         member = nova_context.from_noauth2_token('demo:demo')
         self.assertFalse(policy.authorize(member, rule, {'project_id': 'demo'}, fatal=False))
+
+
+class DecisionMemoTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.policy = self.useFixture(nova_fixtures.Policy())
+
+    def count_evaluations(self, rule, requests=3):
+        enforcer = policy.init()
+        calls = []
+        original = enforcer.authorize
+
+        def counting(*args, **kwargs):
+            calls.append(args[0])
+            return original(*args, **kwargs)
+
+        enforcer.authorize = counting
+        self.addCleanup(delattr, enforcer, 'authorize')
+        answers = {policy.authorize(nova_context.from_noauth2_token('demo:demo'), rule,
+                                    {'project_id': 'demo'}, fatal=False)
+                   for _ in range(requests)}
+        self.assertEqual(1, len(answers))
+        return len([c for c in calls if c == rule])
+
+    def test_pure_rules_are_decided_once_per_rules_version(self):
+        rule = 'os_compute_api:servers:show'
+        self.assertEqual(1, self.count_evaluations(rule))
+        self.policy.set_rules({rule: 'rule:admin_api'})
+        self.assertEqual(1, self.count_evaluations(rule))
+        self.assertFalse(policy.authorize(nova_context.from_noauth2_token('demo:demo'),
+                                          rule, {'project_id': 'demo'}, fatal=False))
+
+    def test_rules_with_other_checks_are_decided_every_time(self):
+        calls = []
+
+        @oslo_policy.register('nova_test_counting')
+        class Counting(oslo_policy.Check):
+            def __call__(self, target, creds, enforcer):
+                calls.append(1)
+                return True
+
+        self.addCleanup(oslo_checks_registry().pop, 'nova_test_counting')
+        rule = 'os_compute_api:servers:show'
+        self.policy.set_rules({rule: 'nova_test_counting:x or rule:admin_api'})
+        self.assertEqual(3, self.count_evaluations(rule))
+        self.assertEqual(3, len(calls))
+
+
+def oslo_checks_registry():
+    from oslo_policy import _checks
+    return _checks.registered_checks
