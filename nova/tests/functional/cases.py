@@ -20,6 +20,7 @@ import os
 import uuid as uuidlib
 
 import sqlalchemy as sa
+import testtools
 
 from nova.db import dbtime
 from nova.db import models
@@ -132,3 +133,23 @@ def set_policy(nova, text, check):
     with open(os.path.join(nova.data_dir, 'policy.yaml'), 'w') as f:
         f.write(text)
     nova._wait(check, 15, 'policy.yaml reload')
+
+
+class SeededTestCase(testtools.TestCase):
+    """One all-in-one per test class, with every case of seed() on it."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.nova = all_in_one()
+        cls.nova.setUp()
+        try:
+            cls.ids = seed(cls.nova)
+        except BaseException:
+            cls.nova.cleanUp()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.nova.cleanUp()
+        super().tearDownClass()

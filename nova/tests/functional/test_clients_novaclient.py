@@ -1,7 +1,6 @@
 """python-novaclient, its Python API and the ``nova`` command line, against
 the all-in-one over HTTP, as an admin and a project member, at 2.15, 2.16
 and 2.latest, with every host_status case seeded (see cases.py)."""
-import testtools
 from novaclient import exceptions as nova_exc
 
 from nova.tests.functional import cases
@@ -13,23 +12,7 @@ VERSIONS = ('2.15', '2.16', '2.latest')
 NON_EXISTENT = "Non-existent fields are specified: ['host_status']"
 
 
-class NovaclientTest(testtools.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.nova = cases.all_in_one()
-        cls.nova.setUp()
-        try:
-            cls.ids = cases.seed(cls.nova)
-        except BaseException:
-            cls.nova.cleanUp()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nova.cleanUp()
-        super().tearDownClass()
+class NovaclientTest(cases.SeededTestCase):
 
     def cli(self, token, version, *args, ok=True):
         done = clients.run(self.nova, 'nova', args, token, version)

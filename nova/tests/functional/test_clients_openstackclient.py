@@ -3,7 +3,6 @@ an admin and a project member, at 2.15, 2.16 and 2.latest, with every
 host_status case seeded (see cases.py)."""
 import json
 
-import testtools
 
 from nova.tests.functional import cases
 from nova.tests.functional import clients
@@ -13,23 +12,7 @@ ADMIN, DEMO = func.ADMIN, func.DEMO
 VERSIONS = ('2.15', '2.16', '2.latest')
 
 
-class OpenstackclientTest(testtools.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.nova = cases.all_in_one()
-        cls.nova.setUp()
-        try:
-            cls.ids = cases.seed(cls.nova)
-        except BaseException:
-            cls.nova.cleanUp()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nova.cleanUp()
-        super().tearDownClass()
+class OpenstackclientTest(cases.SeededTestCase):
 
     def osc(self, token, version, *args, ok=True):
         done = clients.run(self.nova, 'openstack', args, token, version)

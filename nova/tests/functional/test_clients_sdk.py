@@ -1,7 +1,6 @@
 """openstacksdk against the all-in-one over HTTP, as an admin and a project
 member, at 2.15, 2.16 and negotiated from our version document, with every
 host_status case seeded (see cases.py)."""
-import testtools
 from openstack import exceptions as sdk_exc
 from openstack import utils as sdk_utils
 
@@ -14,23 +13,7 @@ ADMIN, DEMO = func.ADMIN, func.DEMO
 VERSIONS = ('2.15', '2.16', None)      # None: negotiated
 
 
-class OpenstacksdkTest(testtools.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.nova = cases.all_in_one()
-        cls.nova.setUp()
-        try:
-            cls.ids = cases.seed(cls.nova)
-        except BaseException:
-            cls.nova.cleanUp()
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nova.cleanUp()
-        super().tearDownClass()
+class OpenstacksdkTest(cases.SeededTestCase):
 
     def _host_status_of_c_up(self):
         return self.nova.show(self.ids['c-up']).json['server']['host_status']

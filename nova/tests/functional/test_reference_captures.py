@@ -5,7 +5,6 @@ and the maximum microversion excepted), same fault name and message, same
 version headers."""
 import re
 
-import testtools
 
 from nova.api.openstack import api_version_request as avr
 from nova.tests.functional import cases
@@ -15,29 +14,17 @@ from nova.tests.functional import reference
 _UUID = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}')
 
 
-class ReferenceCapturesTest(testtools.TestCase):
+class ReferenceCapturesTest(cases.SeededTestCase):
 
     @classmethod
     def setUpClass(cls):
-        super().setUpClass()
         reference.directory()       # fail before starting anything if missing
-        cls.nova = cases.all_in_one()
-        cls.nova.setUp()
-        try:
-            cls.ids = cases.seed(cls.nova)
-        except BaseException:
-            cls.nova.cleanUp()
-            raise
+        super().setUpClass()
         # capture uuid -> our uuid, through the servers' names
         cls.id_map = {}
         for listing in ('list-2.16-admin.json', 'err-mv-empty.json'):
             for server in reference.load(listing)['body_json']['servers']:
                 cls.id_map[server['id']] = cls.ids[server['name']]
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nova.cleanUp()
-        super().tearDownClass()
 
     def _replay(self, capture):
         request = capture['request']
