@@ -24,6 +24,7 @@ import testtools
 
 from nova.db import dbtime
 from nova.db import models
+from nova.tests.functional import clients
 from nova.tests.functional import fixtures as func
 
 HOSTS = 6
@@ -153,3 +154,16 @@ class SeededTestCase(testtools.TestCase):
     def tearDownClass(cls):
         cls.nova.cleanUp()
         super().tearDownClass()
+
+    def run_cli(self, program, token, version, *args, ok=True):
+        """``program`` (nova, openstack) against this class's all-in-one;
+        ``ok`` says whether it must succeed or must fail."""
+        done = clients.run(self.nova, program, args, token, version)
+        if ok:
+            self.assertEqual(0, done.returncode, (args, done.stdout, done.stderr))
+        else:
+            self.assertNotEqual(0, done.returncode, (args, done.stdout))
+        return done
+
+    def _host_status_of_c_up(self):
+        return self.nova.show(self.ids['c-up']).json['server']['host_status']

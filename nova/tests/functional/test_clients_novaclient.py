@@ -15,15 +15,7 @@ NON_EXISTENT = "Non-existent fields are specified: ['host_status']"
 class NovaclientTest(cases.SeededTestCase):
 
     def cli(self, token, version, *args, ok=True):
-        done = clients.run(self.nova, 'nova', args, token, version)
-        if ok:
-            self.assertEqual(0, done.returncode, (args, done.stdout, done.stderr))
-        else:
-            self.assertNotEqual(0, done.returncode, (args, done.stdout))
-        return done
-
-    def _host_status_of_c_up(self):
-        return self.nova.show(self.ids['c-up']).json['server']['host_status']
+        return self.run_cli('nova', token, version, *args, ok=ok)
 
     # ------------------------------------------------------------ Python API
 

@@ -5,7 +5,6 @@ import json
 
 
 from nova.tests.functional import cases
-from nova.tests.functional import clients
 from nova.tests.functional import fixtures as func
 
 ADMIN, DEMO = func.ADMIN, func.DEMO
@@ -15,18 +14,10 @@ VERSIONS = ('2.15', '2.16', '2.latest')
 class OpenstackclientTest(cases.SeededTestCase):
 
     def osc(self, token, version, *args, ok=True):
-        done = clients.run(self.nova, 'openstack', args, token, version)
-        if ok:
-            self.assertEqual(0, done.returncode, (args, done.stdout, done.stderr))
-        else:
-            self.assertNotEqual(0, done.returncode, (args, done.stdout))
-        return done
+        return self.run_cli('openstack', token, version, *args, ok=ok)
 
     def osc_json(self, token, version, *args):
         return json.loads(self.osc(token, version, *args, '-f', 'json').stdout)
-
-    def _host_status_of_c_up(self):
-        return self.nova.show(self.ids['c-up']).json['server']['host_status']
 
     def test_server_show(self):
         stale = self.ids['c-stale']

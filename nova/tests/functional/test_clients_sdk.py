@@ -15,9 +15,6 @@ VERSIONS = ('2.15', '2.16', None)      # None: negotiated
 
 class OpenstacksdkTest(cases.SeededTestCase):
 
-    def _host_status_of_c_up(self):
-        return self.nova.show(self.ids['c-up']).json['server']['host_status']
-
     def test_negotiates_our_maximum_from_the_version_document(self):
         conn = clients.sdk(self.nova, ADMIN)
         data = conn.compute.get_endpoint_data()
