@@ -2,7 +2,6 @@
 config files, nova-api under gunicorn), on an ephemeral port, with no
 simulated compute processes: the benchmark seeds its own hosts."""
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -12,6 +11,7 @@ import urllib.request
 from nova import config
 from nova import policy
 from nova.db import engine
+from nova.tests.functional import fixtures as func
 
 
 def free_port():
@@ -65,13 +65,8 @@ class AllInOne:
         config.parse_args(self.config_args())
 
     def stop(self):
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        if self.process is not None:
+            func.terminate(self.process)
         self.log.close()
 
     def __exit__(self, *exc):

@@ -26,6 +26,18 @@ def free_port():
         return sock.getsockname()[1]
 
 
+def terminate(process, timeout=20):
+    """SIGTERM a process started with start_new_session=True; SIGKILL its
+    whole group if it has not stopped within ``timeout`` seconds."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
 class Response:
     def __init__(self, status, headers, body):
         self.status = status
@@ -100,13 +112,7 @@ class AllInOne(fixtures.Fixture):
                 os.kill(pid, signal.SIGCONT)
             except ProcessLookupError:
                 pass
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        terminate(self.process)
         self.log.close()
 
     _stopped = set()
