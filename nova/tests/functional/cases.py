@@ -167,3 +167,14 @@ class SeededTestCase(testtools.TestCase):
 
     def _host_status_of_c_up(self):
         return self.nova.show(self.ids['c-up']).json['server']['host_status']
+
+    def grant_unknown_only_for_this_test(self):
+        """Members see host_status only when UNKNOWN, until the test ends."""
+        stale = self.ids['c-stale']
+
+        def member_sees_stale():
+            return 'host_status' in self.nova.show(stale, token=func.DEMO).json['server']
+
+        set_policy(self.nova, UNKNOWN_ONLY_POLICY, member_sees_stale)
+        self.addCleanup(set_policy, self.nova, '# defaults\n',
+                        lambda: not member_sees_stale())

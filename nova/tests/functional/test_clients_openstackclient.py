@@ -54,14 +54,7 @@ class OpenstackclientTest(cases.SeededTestCase):
         self.assertEqual('m1.tiny', rows[0]['Flavor'])
 
     def test_server_list_long_under_unknown_only_policy(self):
-        stale = self.ids['c-stale']
-
-        def member_sees_stale():
-            return 'host_status' in self.nova.show(stale, token=DEMO).json['server']
-
-        cases.set_policy(self.nova, cases.UNKNOWN_ONLY_POLICY, member_sees_stale)
-        self.addCleanup(cases.set_policy, self.nova, '# defaults\n',
-                        lambda: not member_sees_stale())
+        self.grant_unknown_only_for_this_test()
         rows = self.osc_json(DEMO, '2.16', 'server', 'list', '--long')
         # the column appears because one server has the key; the rest are null
         self.assertEqual(dict(dict.fromkeys(cases.CASES), **{'c-stale': 'UNKNOWN'}),
