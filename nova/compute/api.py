@@ -1,6 +1,5 @@
 """Compute API: what the servers controller asks of the system."""
 import json
-import operator
 import re
 import secrets
 import string
@@ -8,7 +7,6 @@ import uuid as uuidlib
 
 import nova.conf
 from nova.api.openstack import faults
-from nova.compute import host_status as hs
 from nova.compute import scheduler
 from nova.db import api as db
 from nova.db import engine
@@ -20,59 +18,31 @@ NO_VALID_HOST = 'No valid host was found. There are not enough hosts available.'
 POWER_NOSTATE = 0
 
 
-def host_status_by_host(conn, rows):
-    """{host: host_status} for the hosts of ``rows``: one services query."""
-    hosts = set(map(operator.itemgetter('host'), rows))
-    hosts.discard(None)
-    hosts.discard('')
-    if not hosts:
-        return {}
-    group = servicegroup.API()
-    services = group.services_for_hosts(conn, hosts, db.COMPUTE_BINARY)
-    return {s['host']: hs.host_status(s, up) for s, up in group.services_up(services)}
+def get(context, uuid, with_host_status=False):
+    """The server ``uuid``; non-admins only see their own project's servers.
 
-
-def get(context, uuid, wants_host_status=None, with_host_service=None):
-    """(row, {host: status}); non-admins only see their own project's servers.
-
-    ``wants_host_status(row)`` decides, once the row is known, whether the
-    host's status is needed; it runs inside the same read transaction. The
-    host's live compute service is read in the same statement as the server
-    (a join, no second query) when ``with_host_service`` (default: whenever
-    ``wants_host_status`` is given): pass False where the microversion has
-    no host_status.
+    ``with_host_status`` reads it with its ``host_status_code``, decided by
+    the database from its host's service in the same statement.
     """
-    if with_host_service is None:
-        with_host_service = wants_host_status is not None
     project_id = None if context.is_admin else context.project_id
     with engine.reader() as conn:
-        row = db.instance_get(conn, uuid, project_id, with_service=with_host_service)
-        if row is None:
-            raise faults.InstanceNotFound(uuid)
-        statuses = {}
-        if wants_host_status is not None and wants_host_status(row):
-            statuses = _joined_host_status(row) if with_host_service else (
-                host_status_by_host(conn, [row]))
-    return row, statuses
-
-
-def _joined_host_status(row):
-    service = db.joined_service(row) if row['host'] else None
-    if service is None:
-        return {}
-    return {row['host']: hs.host_status(service, servicegroup.API().service_is_up(service))}
+        row = db.instance_get(conn, uuid, project_id, with_service=with_host_status)
+    if row is None:
+        raise faults.InstanceNotFound(uuid)
+    return row
 
 
 def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status):
-    """(rows, {host: status}) of one page, in one read transaction: the page
-    (its marker looked up inside the same statement) and, when asked, one
-    services query. A marker that matches no server is a 400."""
+    """One page of servers in one statement: its marker is looked up inside
+    it and, ``with_host_status``, each server's ``host_status_code`` decided
+    by the database beside it. A marker that matches no server is a 400 (a
+    second statement, only for an empty page)."""
     with engine.reader() as conn:
-        rows = db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker)
+        rows = db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker,
+                                with_service=with_host_status)
         if not rows and marker is not None and db.instance_marker(conn, marker) is None:
             raise faults.BadRequest('marker [%s] not found' % marker)
-        statuses = host_status_by_host(conn, rows) if with_host_status else {}
-    return rows, statuses
+    return rows
 
 
 def _hostname(display_name):
@@ -143,7 +113,5 @@ def delete(context, row):
 
 
 def _host_is_up(host):
-    group = servicegroup.API()
-    with engine.reader() as conn:
-        services = group.services_for_hosts(conn, {host}, db.COMPUTE_BINARY)
-    return bool(services) and group.service_is_up(services[0])
+    services = db.service_list(host=host, binary=db.COMPUTE_BINARY)
+    return bool(services) and servicegroup.API().service_is_up(services[0])

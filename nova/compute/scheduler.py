@@ -8,7 +8,7 @@ def select_hosts(count):
     """``count`` hosts (repeats allowed), or None when no host is valid."""
     group = servicegroup.API()
     with engine.reader() as conn:
-        services = db.services_with_db_time(conn, binary=db.COMPUTE_BINARY)
+        services = db.services_with_liveness(conn, binary=db.COMPUTE_BINARY)
         candidates = sorted(s['host'] for s in services
                             if not s['disabled'] and group.service_is_up(s))
         if not candidates:

@@ -1,15 +1,19 @@
 """Query functions. Rows come back as SQLAlchemy Row mappings (no ORM
 entities): the hot paths turn them straight into response dicts."""
-import datetime
 import functools
 import uuid as uuidlib
 
 import sqlalchemy as sa
 from oslo_db import exception as db_exc
 
+import nova.conf
+from nova.compute import host_status
 from nova.db import engine
 from nova.db.dbtime import db_now
 from nova.db.models import flavors, instance_faults, instances, services
+from nova.servicegroup import liveness
+
+CONF = nova.conf.CONF
 
 COMPUTE_BINARY = 'nova-compute'
 
@@ -51,81 +55,21 @@ def service_heartbeat(service_id):
         return result.rowcount == 1
 
 
-def services_with_db_time(conn, hosts=None, host=None, binary=None):
-    """Live service rows, each carrying the database's time as ``db_now``."""
-    query = sa.select(services, db_now().label('db_now')).where(services.c.deleted == 0)
-    if hosts is not None:
-        query = query.where(services.c.host.in_(sorted(hosts)))
+def services_with_liveness(conn, host=None, binary=None):
+    """Live service rows, each carrying ``is_up`` (servicegroup.liveness)."""
+    query = sa.select(services, liveness.is_up(services).label('is_up')).where(
+        services.c.deleted == 0)
     if host is not None:
         query = query.where(services.c.host == host)
     if binary is not None:
         query = query.where(services.c.binary == binary)
-    return conn.execute(query.order_by(services.c.id)).mappings().all()
-
-
-@functools.lru_cache(maxsize=16)
-def _host_slots(slots):
-    return tuple('host_%d' % i for i in range(slots))
-
-
-@functools.lru_cache(maxsize=64)
-def _liveness_sql(dialect, slots):
-    """The liveness statement with ``slots`` host parameters, compiled once
-    for ``dialect``: (SQL text, parameter names in order, or None when the
-    driver takes them by name). One row per service, then one row (host
-    NULL) carrying the database's time: read once, not once per service."""
-    found = sa.select(
-        services.c.host, services.c.disabled, services.c.forced_down,
-        services.c.last_seen_up, services.c.created_at,
-    ).where(services.c.deleted == sa.bindparam('live'),
-            services.c.binary == sa.bindparam('binary'),
-            services.c.host.in_([sa.bindparam(name) for name in _host_slots(slots)]))
-    clock = sa.select(sa.null(), sa.null(), sa.null(), db_now(), sa.null())
-    compiled = sa.union_all(found, clock).compile(dialect=dialect)
-    return compiled.string, (list(compiled.positiontup) if compiled.positional else None)
-
-
-def services_liveness(conn, hosts, binary):
-    """What host_status needs of the live ``binary`` services on ``hosts``
-    (host, disabled, forced_down, last_seen_up, created_at and the DB's time
-    as ``db_now``), in one statement however many hosts.
-
-    The hot path of servers/detail at 2.16: the statement is compiled once
-    per dialect and power-of-two number of hosts (the last host repeated to
-    fill the slots) and its rows converted here, which costs about half
-    of SQLAlchemy's per-parameter and per-row processing.
-    """
-    hosts = sorted(hosts)
-    if not hosts:
-        return []
-    slots = 1 << (len(hosts) - 1).bit_length()
-    sql, order = _liveness_sql(conn.dialect, slots)
-    values = dict(zip(_host_slots(slots), hosts + hosts[-1:] * (slots - len(hosts))),
-                  live=0, binary=binary)
-    params = values if order is None else tuple(map(values.__getitem__, order))
-    result = conn.exec_driver_sql(sql, params)
-    rows = result.cursor.fetchall()     # plain tuples: no Row objects to build
-    result.close()
-    now = next(row[3] for row in rows if row[0] is None)
-    # SQLite gives timestamps as text, the other drivers datetimes.
-    parse = datetime.datetime.fromisoformat if isinstance(now, str) else None
-    if parse is not None:
-        now = parse(now)
-    found = []
-    for host, disabled, forced_down, seen, created in rows:
-        if host is None:
-            continue
-        if parse is not None:
-            seen, created = seen and parse(seen), created and parse(created)
-        found.append({'host': host, 'disabled': bool(disabled),
-                      'forced_down': bool(forced_down), 'last_seen_up': seen,
-                      'created_at': created, 'db_now': now})
-    return found
+    return conn.execute(query.order_by(services.c.id),
+                        {'service_down_time': CONF.service_down_time}).mappings().all()
 
 
 def service_list(host=None, binary=None):
     with engine.reader() as conn:
-        return services_with_db_time(conn, host=host, binary=binary)
+        return services_with_liveness(conn, host=host, binary=binary)
 
 
 def service_update(host, binary, **values):
@@ -153,21 +97,12 @@ def db_time():
 
 _marker_server = instances.alias('marker')
 _host_service = services.alias('service')
-# The live nova-compute row of a server's host, joined beside it for show.
-_SERVICE_COLUMNS = (
-    _host_service.c.id.label('service_id'),
-    _host_service.c.disabled.label('service_disabled'),
-    _host_service.c.forced_down.label('service_forced_down'),
-    _host_service.c.last_seen_up.label('service_last_seen_up'),
-    _host_service.c.created_at.label('service_created_at'),
-    db_now().label('service_db_now'),
-)
 
 
 @functools.cache
 def _instances_select(with_service=False):
     """Servers with their latest fault (ERROR/DELETED ones), optionally
-    with their host's live compute service."""
+    with their host_status (``host_status_code``)."""
     latest_id = (
         sa.select(sa.func.max(instance_faults.c.id))
         .where(instance_faults.c.instance_uuid == instances.c.uuid)
@@ -187,11 +122,12 @@ def _instances_select(with_service=False):
         fault.c.created_at.label('fault_created_at'),
     ]
     if with_service:
+        # the live nova-compute row of the server's host
         joined = joined.outerjoin(_host_service, sa.and_(
             _host_service.c.host == instances.c.host,
             _host_service.c.binary == COMPUTE_BINARY,
             _host_service.c.deleted == 0))
-        columns += _SERVICE_COLUMNS
+        columns.append(host_status.code(_host_service).label('host_status_code'))
     return sa.select(instances, *columns).select_from(joined)
 
 
@@ -207,27 +143,17 @@ def _instance_get_query(in_project, with_service):
 def instance_get(conn, uuid, project_id=None, with_service=False):
     """A live server by uuid (optionally within one project), or None.
 
-    ``with_service`` adds its host's live nova-compute service as
-    ``service_*`` columns (``service_id`` None when there is none) and the
-    database's time as ``service_db_now``: one statement for show.
+    ``with_service`` adds ``host_status_code`` (an index into
+    host_status.STATUSES), decided by the database from the server's host
+    service in the same statement.
     """
     params = {'uuid': uuid}
+    if with_service:
+        params['service_down_time'] = CONF.service_down_time
     if project_id is not None:
         params['project_id'] = project_id
     query = _instance_get_query(project_id is not None, with_service)
     return conn.execute(query, params).mappings().first()
-
-
-def joined_service(row):
-    """The service columns of an instance_get(with_service=True) row as a
-    service mapping (host, disabled, forced_down, last_seen_up, created_at,
-    db_now), or None when the host has no live compute service."""
-    if row['service_id'] is None:
-        return None
-    return {'host': row['host'], 'disabled': row['service_disabled'],
-            'forced_down': row['service_forced_down'],
-            'last_seen_up': row['service_last_seen_up'],
-            'created_at': row['service_created_at'], 'db_now': row['service_db_now']}
 
 
 def instance_marker(conn, uuid):
@@ -251,16 +177,20 @@ _FILTERS = {
 }
 
 
-def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None):
+def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
+                  with_service=False):
     """One page of servers: filters is a dict built by the compute API.
 
     ``sort_keys`` must end in a unique key (``id``) so keyset pagination is
     exact. ``marker`` is the uuid of the server the page starts after, looked
     up inside the same statement (an unknown uuid gives an empty page: tell
     it from the end of the list with instance_marker), or a row from
-    instance_marker.
+    instance_marker. ``with_service`` adds each server's
+    ``host_status_code`` as instance_get does.
     """
     params = {'limit': limit}
+    if with_service:
+        params['service_down_time'] = CONF.service_down_time
     filter_keys = tuple(key for key in _FILTERS if key in filters)
     for key in filter_keys:
         params[key] = filters[key]
@@ -277,13 +207,14 @@ def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None):
             marker_kind = 'values-expanded'
         params.update(('marker_%d' % i, v) for i, v in enumerate(values))
     query = _page_query(bool(filters.get('include_deleted')), filter_keys,
-                        tuple(sort_keys), tuple(sort_dirs), marker_kind)
+                        tuple(sort_keys), tuple(sort_dirs), marker_kind, with_service)
     return conn.execute(query, params).mappings().all()
 
 
 @functools.lru_cache(maxsize=512)
-def _page_query(include_deleted, filter_keys, sort_keys, sort_dirs, marker_kind):
-    query = _instances_select()
+def _page_query(include_deleted, filter_keys, sort_keys, sort_dirs, marker_kind,
+                with_service):
+    query = _instances_select(with_service)
     if not include_deleted:
         query = query.where(instances.c.deleted == 0)
     for key in filter_keys:

@@ -1,10 +1,12 @@
 """The database server's current UTC time, with sub-second precision.
 
 Liveness is judged on ONE clock, the database's: heartbeats write it and the
-services query reads it beside the rows. NOW()/CURRENT_TIMESTAMP are avoided:
+services queries ask the database how long ago that was (seconds_since), so
+no process clock ever enters a decision. NOW()/CURRENT_TIMESTAMP are avoided:
 MySQL gives session time zone, PostgreSQL the transaction's start, SQLite
 whole seconds.
 """
+import sqlalchemy as sa
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql import expression
 
@@ -38,3 +40,44 @@ def _mysql(element, compiler, **kw):
 @compiles(db_now, 'postgresql')
 def _postgresql(element, compiler, **kw):
     return "timezone('utc', clock_timestamp())"
+
+
+class seconds_since(expression.FunctionElement):
+    """Seconds (float) from a timestamp expression to db_now(): negative
+    when the timestamp lies ahead of the database's clock, NULL when it is
+    NULL. Evaluated by the database, row by row, in the statement that reads
+    the timestamp."""
+    type = sa.Float()
+    inherit_cache = True
+    name = 'seconds_since'
+
+
+def _operands(element, compiler, **kw):
+    (timestamp,) = element.clauses
+    return compiler.process(db_now(), **kw), compiler.process(timestamp, **kw)
+
+
+@compiles(seconds_since)
+def _since_default(element, compiler, **kw):
+    raise NotImplementedError('no clock arithmetic for %s' % compiler.dialect.name)
+
+
+@compiles(seconds_since, 'sqlite')
+def _since_sqlite(element, compiler, **kw):
+    # julianday() is in days; a double keeps about 50 us of precision today.
+    return '((julianday(%s) - julianday(%s)) * 86400.0)' % _operands(element, compiler, **kw)
+
+
+@compiles(seconds_since, 'mysql')
+@compiles(seconds_since, 'mariadb')
+def _since_mysql(element, compiler, **kw):
+    # dividing by a float literal keeps the result a DOUBLE, not a DECIMAL
+    now, timestamp = _operands(element, compiler, **kw)
+    return '(TIMESTAMPDIFF(MICROSECOND, %s, %s) / 1e6)' % (timestamp, now)
+
+
+@compiles(seconds_since, 'postgresql')
+def _since_postgresql(element, compiler, **kw):
+    # EXTRACT gives numeric (a Decimal in Python) since PostgreSQL 14
+    return 'CAST(EXTRACT(EPOCH FROM (%s - %s)) AS DOUBLE PRECISION)' % _operands(
+        element, compiler, **kw)

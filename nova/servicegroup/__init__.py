@@ -1,1 +1,1 @@
-from nova.servicegroup.api import API, is_up  # noqa: F401
+from nova.servicegroup.api import API  # noqa: F401

@@ -1,34 +1,14 @@
-"""Is a service alive? One answer for the API, the scheduler and os-services."""
-import datetime
-import functools
+"""Is a service alive? One answer for the API, the scheduler and os-services.
 
+The rule itself is SQL (servicegroup.liveness): every read of service rows
+selects it as ``is_up``, judged by the database on its own clock.
+"""
 import nova.conf
 from nova.servicegroup.drivers import db as db_driver
 
 CONF = nova.conf.CONF
 
 _DRIVERS = {'db': db_driver.DbDriver}
-
-
-def is_up(service, db_now, service_down_time):
-    """Pure liveness rule, judged on the database's clock.
-
-    A forced-down service is down. Otherwise the last heartbeat (or, for a
-    service that never reported, its creation) must lie within
-    service_down_time of the database's current time, in either direction:
-    a heartbeat far in the future means a clock jump and is not trusted.
-    """
-    if service['forced_down']:
-        return False
-    last = service['last_seen_up'] or service['created_at']
-    if last is None or db_now is None:
-        return False
-    return abs(db_now - last) <= _window(service_down_time)
-
-
-@functools.lru_cache(maxsize=8)
-def _window(seconds):
-    return datetime.timedelta(seconds=seconds)
 
 
 class API:
@@ -41,19 +21,10 @@ class API:
             self._driver_instance = _DRIVERS[CONF.servicegroup.driver]()
         return self._driver_instance
 
-    def service_is_up(self, service):
-        """``service`` is a row read with the DB's time beside it (db_now)."""
-        return is_up(service, service['db_now'], CONF.service_down_time)
-
-    def services_up(self, services):
-        """[(service, is it up)] for rows read with the DB's time beside them."""
-        down_time = CONF.service_down_time
-        return [(s, is_up(s, s['db_now'], down_time)) for s in services]
-
-    def services_for_hosts(self, conn, hosts, binary):
-        """The live ``binary`` services on ``hosts``: host, disabled,
-        forced_down and what service_is_up needs. One query."""
-        return self._driver.services_for_hosts(conn, hosts, binary)
+    @staticmethod
+    def service_is_up(service):
+        """``service`` is a row read with its ``is_up`` (db.service_list)."""
+        return bool(service['is_up'])
 
     def join(self, service_id, stop_event):
         """Heartbeat for ``service_id`` until stop_event is set (blocking)."""

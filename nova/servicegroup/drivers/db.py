@@ -9,9 +9,6 @@ LOG = logging.getLogger(__name__)
 
 
 class DbDriver:
-    def services_for_hosts(self, conn, hosts, binary):
-        return db.services_liveness(conn, hosts, binary)
-
     def heartbeat_loop(self, service_id, interval, stop_event):
         lost = False
         while not stop_event.is_set():

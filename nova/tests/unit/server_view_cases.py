@@ -5,6 +5,7 @@ import json
 import types
 
 from nova.api.openstack import api_version_request as avr
+from nova.compute import host_status as hs
 
 T0 = datetime.datetime(2026, 11, 29, 21, 43, 23, 123456)
 T1 = datetime.datetime(2026, 11, 29, 21, 44, 0)
@@ -28,6 +29,8 @@ def rows():
         values.update(changes)
         values['id'] = len(made) + 1
         values['uuid'] = 'aaaaaaaa-0000-4000-8000-%012d' % values['id']
+        # what the database decides for the row's host (see STATUSES)
+        values['host_status_code'] = hs.STATUSES.index(STATUSES.get(values['host'], hs.NONE))
         made.append(values)
     made = []
     row()

@@ -84,7 +84,6 @@ def renderings():
             builder = views.ViewBuilder(req)
             builder.extended = extended
             builder.host_status_mode = mode
-            builder.host_statuses = cases.STATUSES
             servers = [builder.detail(row) for row in cases.rows()]
             found['%s extended=%s' % (label, extended)] = json.dumps(servers)
     return found

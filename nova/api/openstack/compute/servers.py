@@ -46,36 +46,35 @@ class ServersController:
     # ------------------------------------------------------------ reading
 
     def index(self, req):
-        rows, _ = self._list(req, sp.INDEX, sp.INDEX_ALL_TENANTS, host_status_mode=None)
+        rows = self._list(req, sp.INDEX, sp.INDEX_ALL_TENANTS, host_status_mode=None)
         builder = views.ViewBuilder(req)
         servers = [builder.basic(row) for row in rows]
         return self._collection(req, 'servers', servers, rows)
 
     def detail(self, req):
         mode = self._host_status_mode(req, req.context.project_id)
-        rows, statuses = self._list(req, sp.DETAIL, sp.DETAIL_ALL_TENANTS, mode)
-        builder = self._detail_builder(req, req.context.project_id, mode, statuses)
+        rows = self._list(req, sp.DETAIL, sp.DETAIL_ALL_TENANTS, mode)
+        builder = self._detail_builder(req, req.context.project_id, mode)
         servers = [builder.detail(row) for row in rows]
         return self._collection(req, 'servers/detail', servers, rows)
 
     def show(self, req, id):
-        decided = {}
-        if not req.context.is_admin:
-            # A non-admin only ever sees servers of their own project, so
-            # host_status is decided before the read, and where policy hides
-            # it the host's service is not read at all.
-            decided['mode'] = self._host_status_mode(req, req.context.project_id)
-
-        def wants_host_status(row):
-            policy.authorize(req.context, sp.SHOW, {'project_id': row['project_id']})
-            if 'mode' not in decided:
-                decided['mode'] = self._host_status_mode(req, row['project_id'])
-            return decided['mode'] is not None
-
-        with_host_service = req.ver(avr.HOST_STATUS) and decided.get('mode', 'admin') is not None
-        row, statuses = compute.get(req.context, id, wants_host_status,
-                                    with_host_service=with_host_service)
-        builder = self._detail_builder(req, row['project_id'], decided['mode'], statuses)
+        context = req.context
+        if context.is_admin:
+            # policy may depend on the server's project: decided once the
+            # row is read, which carries host_status whenever 2.16 asks
+            with_host_status = req.ver(avr.HOST_STATUS)
+        else:
+            # a non-admin only ever sees their own project's servers, so
+            # host_status is decided before the read, and where policy
+            # hides it the host's service is not joined at all
+            mode = self._host_status_mode(req, context.project_id)
+            with_host_status = mode is not None
+        row = compute.get(context, id, with_host_status)
+        policy.authorize(context, sp.SHOW, {'project_id': row['project_id']})
+        if context.is_admin:
+            mode = self._host_status_mode(req, row['project_id'])
+        builder = self._detail_builder(req, row['project_id'], mode)
         return {'server': builder.detail(row)}
 
     @staticmethod
@@ -92,12 +91,11 @@ class ServersController:
         return None
 
     @staticmethod
-    def _detail_builder(req, project_id, host_status_mode, host_statuses):
+    def _detail_builder(req, project_id, host_status_mode):
         builder = views.ViewBuilder(req)
         builder.extended = policy.authorize(
             req.context, sp.EXTENDED_ATTRIBUTES, {'project_id': project_id}, fatal=False)
         builder.host_status_mode = host_status_mode
-        builder.host_statuses = host_statuses
         return builder
 
     @staticmethod
@@ -140,7 +138,7 @@ class ServersController:
         if status:
             vm_states = common.STATUS_TO_VM_STATES.get(status.upper())
             if vm_states is None or (status.upper() == 'DELETED' and not context.is_admin):
-                return [], {}
+                return []
             filters['vm_state'] = vm_states
             if status.upper() == 'DELETED':
                 filters['include_deleted'] = True
@@ -148,7 +146,7 @@ class ServersController:
         sort_keys, sort_dirs = self._sort_params(req)
         limit = common.limit_param(req)
         if limit == 0:
-            return [], {}
+            return []
         marker = params.get('marker')
         return compute.get_all(filters, sort_keys, sort_dirs, limit, marker,
                                host_status_mode is not None)
@@ -272,6 +270,6 @@ class ServersController:
 
     @wsgi.status(204)
     def delete(self, req, id):
-        row, _ = compute.get(req.context, id)
+        row = compute.get(req.context, id)
         policy.authorize(req.context, sp.DELETE, {'project_id': row['project_id']})
         compute.delete(req.context, row)

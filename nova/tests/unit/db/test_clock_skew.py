@@ -77,12 +77,14 @@ class _SkewTests:
             self.assertEqual(correct, skewed, 'clock skewed by %+d s' % seconds)
 
     def test_a_judgement_on_the_process_clock_would_have_been_wrong(self):
-        # The control: under the same skew, deciding with the process's own
-        # clock gets the healthy host wrong; the real path does not.
+        # The control: under the same skew, the heartbeat's age measured on
+        # the process's own clock is beyond service_down_time (the healthy
+        # host would look down); the database's judgement is not fooled.
         row = db.service_list(host='up-host')[0]
         group = servicegroup.API()
         with skewed_clock.SkewedClock(SKEWS[0]):
-            self.assertFalse(servicegroup.is_up(row, datetime.datetime.utcnow(), 60))
+            local_age = datetime.datetime.utcnow() - row['last_seen_up']
+            self.assertGreater(abs(local_age), datetime.timedelta(seconds=60))
             self.assertTrue(group.service_is_up(db.service_list(host='up-host')[0]))
 
     def test_heartbeat_from_a_skewed_compute_is_up(self):

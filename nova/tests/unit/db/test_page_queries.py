@@ -1,10 +1,12 @@
 """The read statements behind servers/detail and show, on SQLite,
 MariaDB/MySQL and PostgreSQL: a uuid marker resolved inside the page query
-pages exactly like a looked-up marker row, and show's joined service row is
-the one a separate services query would find."""
+pages exactly like a looked-up marker row, and the service row joined beside
+each server (show, and detail where host_status is shown) is the one
+os-services reads for its host."""
 import json
 import uuid as uuidlib
 
+from nova.compute import host_status as hs
 from nova.db import api as db
 from nova.db import engine
 from nova.tests import fixtures as nova_fixtures
@@ -83,39 +85,43 @@ class _PageTests:
 
 class _ServiceJoinTests:
 
-    def _show(self, uuid):
+    def _codes(self, uuid):
+        """host_status_code as show and as a detail page read it."""
         with engine.reader() as conn:
-            row = db.instance_get(conn, uuid, with_service=True)
-            found = db.services_liveness(conn, {row['host']}, db.COMPUTE_BINARY) \
-                if row['host'] else []
-        return row, db.joined_service(row), found
+            shown = db.instance_get(conn, uuid, with_service=True)
+            page = db.instance_list(conn, {}, ['id'], ['asc'], 100, with_service=True)
+        listed = [r for r in page if r['uuid'] == uuid][0]
+        return shown['host_status_code'], listed['host_status_code']
 
-    def test_joined_service_is_the_live_compute_row(self):
+    def test_the_joined_service_is_the_live_compute_row(self):
         nova_fixtures.add_service('h-old', forced_down=True, deleted=True)
         nova_fixtures.add_service('h-old', disabled=True)
         nova_fixtures.add_service('h-other-binary', binary='nova-scheduler')
-        for host in ('h-old', 'h-other-binary', 'h-ghost', None):
+        expected = {'h-old': hs.MAINTENANCE, 'h-other-binary': hs.NONE,
+                    'h-ghost': hs.NONE, None: hs.NONE}
+        for host, status in expected.items():
             server = _server(0, host=host, node=host)
             db.instances_create([server])
-            row, joined, found = self._show(server['uuid'])
-            if host == 'h-old':
-                self.assertEqual(1, len(found))
-                for key in ('host', 'disabled', 'forced_down', 'last_seen_up',
-                            'created_at'):
-                    self.assertEqual(found[0][key], joined[key], key)
-                self.assertTrue(joined['disabled'])
-                self.assertFalse(joined['forced_down'])
-                self.assertIsNotNone(joined['db_now'])
-            else:
-                self.assertEqual([], found)
-                self.assertIsNone(joined, host)
+            code = hs.STATUSES.index(status)
+            self.assertEqual((code, code), self._codes(server['uuid']), host)
 
-    def test_without_the_join_there_are_no_service_columns(self):
+    def test_the_join_changes_no_page(self):
+        nova_fixtures.add_service('h1')
+        db.instances_create([_server(i, host=('h1', 'h2', None)[i % 3]) for i in range(9)])
+        with engine.reader() as conn:
+            for keys, dirs in SORTS:
+                plain = db.instance_list(conn, {}, keys, dirs, 100)
+                joined = db.instance_list(conn, {}, keys, dirs, 100, with_service=True)
+                self.assertEqual([r['uuid'] for r in plain], [r['uuid'] for r in joined])
+
+    def test_without_the_join_there_is_no_host_status(self):
         server = _server(0)
         db.instances_create([server])
         with engine.reader() as conn:
             row = db.instance_get(conn, server['uuid'])
-        self.assertNotIn('service_id', row)
+            listed = db.instance_list(conn, {}, ['id'], ['asc'], 10)[0]
+        self.assertNotIn('host_status_code', row)
+        self.assertNotIn('host_status_code', listed)
 
 
 class PageQueriesSQLiteTest(_PageTests, _ServiceJoinTests, backends.BackendTestCase):

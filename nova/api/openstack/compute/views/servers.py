@@ -62,9 +62,8 @@ class ViewBuilder:
         self.is_admin = req.context.is_admin
         self.extended = None          # set by the controller after its policy check
         # set by the controller: 'all', 'unknown-only' or None (policy, once
-        # per request) and {host: host_status} for the rows to render
+        # per request); rows rendered with a mode carry host_status_code
         self.host_status_mode = None
-        self.host_statuses = {}
         self.more_attributes = version.at_least(avr.EXTENDED_ATTRIBUTES_MORE)
         self.locked = version.at_least(avr.LOCKED)
         links = self.links
@@ -126,7 +125,7 @@ class ViewBuilder:
             server['locked'] = bool(row['locked'])
         mode = self.host_status_mode
         if mode is not None:
-            status = self.host_statuses.get(host, hs.NONE) if host else hs.NONE
+            status = hs.STATUSES[row['host_status_code']]
             if mode == 'all' or status == hs.UNKNOWN:
                 server['host_status'] = status
         return server

@@ -1,0 +1,30 @@
+"""The liveness rule, as SQL: the database judges on its own clock.
+
+Heartbeats write the database's time (dbtime.db_now) and every read that
+needs liveness asks the database how long ago that was, in the same
+statement, so no process clock enters a decision and a page of servers
+costs no extra query. The os-services list, the scheduler, deletes and
+host_status all select this one expression.
+"""
+import sqlalchemy as sa
+
+from nova.db.dbtime import seconds_since
+
+
+def heartbeat_age(service):
+    """Seconds since the service's last heartbeat on the database's clock;
+    a service that never reported counts from its creation."""
+    return seconds_since(sa.func.coalesce(service.c.last_seen_up, service.c.created_at))
+
+
+def is_up(service):
+    """SQL truth of "is ``service`` (a services table or alias) up".
+
+    A forced-down service is down. Otherwise its heartbeat age must lie
+    within the bound parameter ``service_down_time`` (seconds) in either
+    direction: a heartbeat far in the future means a clock jump and is not
+    trusted. NULL (no row joined) counts as down.
+    """
+    down_time = sa.bindparam('service_down_time', type_=sa.Float())
+    return sa.and_(sa.not_(service.c.forced_down),
+                   sa.func.abs(heartbeat_age(service)) <= down_time)

@@ -1,0 +1,114 @@
+"""The liveness rule and the host_status mapping, evaluated by SQLite,
+MariaDB/MySQL and PostgreSQL exactly as the API evaluates them: in the
+statement that reads the servers (show and detail) or the services."""
+import datetime
+
+import sqlalchemy as sa
+
+from nova.compute import host_status as hs
+from nova.db import api as db
+from nova.db import engine
+from nova.db import models
+from nova.tests import fixtures as nova_fixtures
+from nova.tests.unit.db import backends
+
+DOWN_TIME = 60
+
+
+class _LivenessTests:
+
+    def setUp(self):
+        super().setUp()
+        backends.override(self, 'service_down_time', DOWN_TIME)
+
+    def host_status(self, uuid):
+        """What show and detail both render for the server."""
+        with engine.reader() as conn:
+            shown = db.instance_get(conn, uuid, with_service=True)
+            page = db.instance_list(conn, {}, ['id'], ['asc'], 1000, with_service=True)
+        listed = [row for row in page if row['uuid'] == uuid][0]
+        self.assertEqual(shown['host_status_code'], listed['host_status_code'])
+        return hs.STATUSES[shown['host_status_code']]
+
+    def is_up(self, host):
+        return db.service_list(host=host, binary=db.COMPUTE_BINARY)[0]['is_up']
+
+    def test_every_precedence_case(self):
+        cases = [
+            # forced_down, disabled, heartbeat fresh -> host_status
+            (True, True, True, hs.DOWN),
+            (True, True, False, hs.DOWN),
+            (True, False, True, hs.DOWN),
+            (True, False, False, hs.DOWN),
+            (False, True, True, hs.MAINTENANCE),
+            (False, True, False, hs.MAINTENANCE),
+            (False, False, True, hs.UP),
+            (False, False, False, hs.UNKNOWN),
+        ]
+        for index, (forced_down, disabled, fresh, expected) in enumerate(cases):
+            host = 'host-%d' % index
+            nova_fixtures.add_service(host, seconds_ago=1 if fresh else 7200,
+                                      disabled=disabled, forced_down=forced_down)
+            uuid = nova_fixtures.add_server('vm-%d' % index, host=host)
+            self.assertEqual(expected, self.host_status(uuid), (forced_down, disabled, fresh))
+            self.assertEqual(fresh and not forced_down, bool(self.is_up(host)))
+
+    def test_no_live_compute_service_is_empty(self):
+        nova_fixtures.add_service('host-gone', deleted=True)
+        nova_fixtures.add_service('host-scheduler', binary='nova-scheduler')
+        for host in (None, 'host-gone', 'host-scheduler', 'host-never-registered'):
+            uuid = nova_fixtures.add_server('vm', host=host)
+            self.assertEqual(hs.NONE, self.host_status(uuid), host)
+
+    def test_a_reborn_service_decides_not_its_deleted_predecessor(self):
+        nova_fixtures.add_service('host-1', forced_down=True, deleted=True)
+        nova_fixtures.add_service('host-1', disabled=True, deleted=True)
+        nova_fixtures.add_service('host-1')
+        uuid = nova_fixtures.add_server('vm', host='host-1')
+        self.assertEqual(hs.UP, self.host_status(uuid))
+
+    def test_window_edges(self):
+        for seconds_ago, up in ((DOWN_TIME - 0.3, True), (DOWN_TIME + 0.3, False),
+                                (-(DOWN_TIME - 0.3), True), (-(DOWN_TIME + 0.3), False),
+                                (-3600, False), (7200, False)):
+            host = 'host-%s' % seconds_ago
+            nova_fixtures.add_service(host, seconds_ago=seconds_ago)
+            uuid = nova_fixtures.add_server('vm', host=host)
+            self.assertEqual(up, bool(self.is_up(host)), seconds_ago)
+            self.assertEqual(hs.UP if up else hs.UNKNOWN, self.host_status(uuid), seconds_ago)
+
+    def test_forced_down_is_down_even_when_fresh(self):
+        nova_fixtures.add_service('host-1', forced_down=True)
+        self.assertFalse(self.is_up('host-1'))
+
+    def test_never_reported_counts_from_creation(self):
+        for host, created_ago, up in (('host-new', 5, True), ('host-old', DOWN_TIME + 1, False)):
+            service_id = nova_fixtures.add_service(host)
+            with engine.writer() as conn:
+                conn.execute(sa.update(models.services)
+                             .where(models.services.c.id == service_id)
+                             .values(last_seen_up=None, created_at=db.db_time()
+                                     - datetime.timedelta(seconds=created_ago)))
+            uuid = nova_fixtures.add_server('vm', host=host)
+            self.assertEqual(up, bool(self.is_up(host)), host)
+            self.assertEqual(hs.UP if up else hs.UNKNOWN, self.host_status(uuid), host)
+
+    def test_service_down_time_is_read_per_statement(self):
+        nova_fixtures.add_service('host-1', seconds_ago=30)
+        uuid = nova_fixtures.add_server('vm', host='host-1')
+        self.assertEqual(hs.UP, self.host_status(uuid))
+        backends.override(self, 'service_down_time', 10)
+        self.assertEqual(hs.UNKNOWN, self.host_status(uuid))
+        self.assertFalse(self.is_up('host-1'))
+
+
+class LivenessSQLiteTest(_LivenessTests, backends.BackendTestCase):
+    BACKEND = 'sqlite'
+
+
+class LivenessMySQLTest(_LivenessTests, backends.BackendTestCase):
+    BACKEND = 'mysql'
+
+
+class LivenessPostgreSQLTest(_LivenessTests, backends.BackendTestCase):
+    BACKEND = 'postgresql'
