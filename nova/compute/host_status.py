@@ -1,8 +1,8 @@
 """host_status: the one place that maps a compute service to what users see.
 
-The mapping is evaluated by the database, in the statement that reads the
-servers (the host's service is joined beside each one), so a page costs no
-extra query and no per-server work beyond a tuple index.
+The mapping is evaluated by the database, on its own clock, in the statement
+that reads the services (or beside the server, for show): a page costs one
+statement for all its hosts and a tuple index per server.
 """
 import sqlalchemy as sa
 
@@ -20,15 +20,20 @@ STATUSES = (NONE, DOWN, MAINTENANCE, UP, UNKNOWN)
 
 def code(service):
     """SQL: the host_status of a server whose host's live nova-compute row
-    is ``service`` (an alias outer-joined beside the server: all NULL when
-    there is none), as an index into STATUSES.
+    is ``service`` (the services table, or an alias outer-joined beside the
+    server: all NULL when there is none), as an index into STATUSES.
 
     Precedence: no service row gives "", then forced down beats disabled,
     disabled beats the heartbeat.
     """
     return sa.case(
-        (service.c.id.is_(None), STATUSES.index(NONE)),
-        (service.c.forced_down, STATUSES.index(DOWN)),
-        (service.c.disabled, STATUSES.index(MAINTENANCE)),
-        (liveness.is_up(service), STATUSES.index(UP)),
-        else_=STATUSES.index(UNKNOWN))
+        (service.c.id.is_(None), _code(NONE)),
+        (service.c.forced_down, _code(DOWN)),
+        (service.c.disabled, _code(MAINTENANCE)),
+        (liveness.is_up(service), _code(UP)),
+        else_=_code(UNKNOWN))
+
+
+def _code(status):
+    # inline, not a bound parameter: constants of the statement
+    return sa.literal_column(str(STATUSES.index(status)), sa.Integer())

@@ -103,7 +103,10 @@ class AllInOne(fixtures.Fixture):
                                          start_new_session=True)
         self.addCleanup(self._stop)
         self.host_names = ['host-%d' % (i + 1) for i in range(self.hosts)]
-        self._wait(lambda: len([s for s in self.services() if s['state'] == 'up'])
+        # up and reported: a service counts as up from its registration,
+        # a moment before its first heartbeat sets updated_at
+        self._wait(lambda: len([s for s in self.services()
+                                if s['state'] == 'up' and s['updated_at']])
                    == self.hosts, 60, 'computes up')
 
     def _stop(self):

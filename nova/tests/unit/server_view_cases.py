@@ -29,8 +29,6 @@ def rows():
         values.update(changes)
         values['id'] = len(made) + 1
         values['uuid'] = 'aaaaaaaa-0000-4000-8000-%012d' % values['id']
-        # what the database decides for the row's host (see STATUSES)
-        values['host_status_code'] = hs.STATUSES.index(STATUSES.get(values['host'], hs.NONE))
         made.append(values)
     made = []
     row()
@@ -82,3 +80,8 @@ def requests():
 
 
 STATUSES = {'host-1': 'UP', 'host-2': 'UNKNOWN'}
+
+
+def host_status_codes():
+    """{host: code}, as the database answers for STATUSES."""
+    return {host: hs.STATUSES.index(status) for host, status in STATUSES.items()}

@@ -84,6 +84,7 @@ def renderings():
             builder = views.ViewBuilder(req)
             builder.extended = extended
             builder.host_status_mode = mode
+            builder.host_status_codes = cases.host_status_codes()
             servers = [builder.detail(row) for row in cases.rows()]
             found['%s extended=%s' % (label, extended)] = json.dumps(servers)
     return found

@@ -46,15 +46,15 @@ class ServersController:
     # ------------------------------------------------------------ reading
 
     def index(self, req):
-        rows = self._list(req, sp.INDEX, sp.INDEX_ALL_TENANTS, host_status_mode=None)
+        rows, _ = self._list(req, sp.INDEX, sp.INDEX_ALL_TENANTS, host_status_mode=None)
         builder = views.ViewBuilder(req)
         servers = [builder.basic(row) for row in rows]
         return self._collection(req, 'servers', servers, rows)
 
     def detail(self, req):
         mode = self._host_status_mode(req, req.context.project_id)
-        rows = self._list(req, sp.DETAIL, sp.DETAIL_ALL_TENANTS, mode)
-        builder = self._detail_builder(req, req.context.project_id, mode)
+        rows, codes = self._list(req, sp.DETAIL, sp.DETAIL_ALL_TENANTS, mode)
+        builder = self._detail_builder(req, req.context.project_id, mode, codes)
         servers = [builder.detail(row) for row in rows]
         return self._collection(req, 'servers/detail', servers, rows)
 
@@ -91,11 +91,12 @@ class ServersController:
         return None
 
     @staticmethod
-    def _detail_builder(req, project_id, host_status_mode):
+    def _detail_builder(req, project_id, host_status_mode, host_status_codes=None):
         builder = views.ViewBuilder(req)
         builder.extended = policy.authorize(
             req.context, sp.EXTENDED_ATTRIBUTES, {'project_id': project_id}, fatal=False)
         builder.host_status_mode = host_status_mode
+        builder.host_status_codes = host_status_codes
         return builder
 
     @staticmethod
@@ -138,7 +139,7 @@ class ServersController:
         if status:
             vm_states = common.STATUS_TO_VM_STATES.get(status.upper())
             if vm_states is None or (status.upper() == 'DELETED' and not context.is_admin):
-                return []
+                return [], None
             filters['vm_state'] = vm_states
             if status.upper() == 'DELETED':
                 filters['include_deleted'] = True
@@ -146,7 +147,7 @@ class ServersController:
         sort_keys, sort_dirs = self._sort_params(req)
         limit = common.limit_param(req)
         if limit == 0:
-            return []
+            return [], None
         marker = params.get('marker')
         return compute.get_all(filters, sort_keys, sort_dirs, limit, marker,
                                host_status_mode is not None)

@@ -22,13 +22,28 @@ class _LivenessTests:
         backends.override(self, 'service_down_time', DOWN_TIME)
 
     def host_status(self, uuid):
-        """What show and detail both render for the server."""
+        """What show, a short detail page (joined) and a long one (its
+        hosts' statuses in a statement of their own) all render for it."""
         with engine.reader() as conn:
             shown = db.instance_get(conn, uuid, with_service=True)
             page = db.instance_list(conn, {}, ['id'], ['asc'], 1000, with_service=True)
+            by_host = db.host_status_codes(conn, {shown['host']} - {None})
         listed = [row for row in page if row['uuid'] == uuid][0]
         self.assertEqual(shown['host_status_code'], listed['host_status_code'])
+        self.assertEqual(shown['host_status_code'], by_host.get(shown['host'], 0))
         return hs.STATUSES[shown['host_status_code']]
+
+    def test_one_statement_for_many_hosts(self):
+        expected = {}
+        for index in range(37):     # not a power of two: the last host fills the slots
+            host = 'host-%02d' % index
+            nova_fixtures.add_service(host, seconds_ago=7200 if index % 3 else 1,
+                                      disabled=index % 5 == 0)
+            expected[host] = (hs.MAINTENANCE if index % 5 == 0 else
+                              hs.UNKNOWN if index % 3 else hs.UP)
+        with engine.reader() as conn:
+            found = db.host_status_codes(conn, set(expected) | {'host-unregistered'})
+        self.assertEqual(expected, {host: hs.STATUSES[code] for host, code in found.items()})
 
     def is_up(self, host):
         return db.service_list(host=host, binary=db.COMPUTE_BINARY)[0]['is_up']

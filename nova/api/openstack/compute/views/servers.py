@@ -62,8 +62,10 @@ class ViewBuilder:
         self.is_admin = req.context.is_admin
         self.extended = None          # set by the controller after its policy check
         # set by the controller: 'all', 'unknown-only' or None (policy, once
-        # per request); rows rendered with a mode carry host_status_code
+        # per request), and {host: host_status code} for the rows to render,
+        # or None when each row carries its own host_status_code
         self.host_status_mode = None
+        self.host_status_codes = None
         self.more_attributes = version.at_least(avr.EXTENDED_ATTRIBUTES_MORE)
         self.locked = version.at_least(avr.LOCKED)
         links = self.links
@@ -125,7 +127,9 @@ class ViewBuilder:
             server['locked'] = bool(row['locked'])
         mode = self.host_status_mode
         if mode is not None:
-            status = hs.STATUSES[row['host_status_code']]
+            codes = self.host_status_codes
+            status = hs.STATUSES[row['host_status_code'] if codes is None
+                                 else codes.get(host, 0)]
             if mode == 'all' or status == hs.UNKNOWN:
                 server['host_status'] = status
         return server
