@@ -62,15 +62,16 @@ def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status):
             raise faults.BadRequest('marker [%s] not found' % marker)
         if not with_host_status:
             return rows, None
+        hosts = None
         if join:
             codes = None
-            hosts = len(set(map(operator.itemgetter('host'), rows)))
         else:
-            page_hosts = set(map(operator.itemgetter('host'), rows))
-            codes = db.host_status_codes(conn, page_hosts)
-            hosts = len(page_hosts)
+            hosts = set(map(operator.itemgetter('host'), rows))
+            codes = db.host_status_codes(conn, hosts)
     if len(rows) > HOST_STATUS_JOIN_MAX:
-        _long_pages_join = hosts * 2 > len(rows)
+        if hosts is None:
+            hosts = set(map(operator.itemgetter('host'), rows))
+        _long_pages_join = len(hosts) * 2 > len(rows)
     return rows, codes
 
 

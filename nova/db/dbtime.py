@@ -65,7 +65,9 @@ def _since_default(element, compiler, **kw):
 @compiles(seconds_since, 'sqlite')
 def _since_sqlite(element, compiler, **kw):
     # julianday() is in days; a double keeps about 50 us of precision today.
-    return '((julianday(%s) - julianday(%s)) * 86400.0)' % _operands(element, compiler, **kw)
+    # 'now' is the clock db_now() formats, read without formatting it.
+    (timestamp,) = element.clauses
+    return "((julianday('now') - julianday(%s)) * 86400.0)" % compiler.process(timestamp, **kw)
 
 
 @compiles(seconds_since, 'mysql')
