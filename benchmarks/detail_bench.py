@@ -11,6 +11,7 @@ scale case: 100,000 servers on 5,000 hosts, first page and a deep page.
 """
 import argparse
 import collections
+import contextlib
 import json
 import os
 import random
@@ -41,7 +42,31 @@ def parse(argv=None):
     parser.add_argument('--scale-hosts', type=int, default=5000)
     parser.add_argument('--no-scale', action='store_true', help='skip the scale case')
     parser.add_argument('--data-dir', help='keep state here instead of a temp dir')
+    parser.add_argument('--backend', choices=('sqlite', 'mysql', 'postgresql'),
+                        default='sqlite',
+                        help='database of nova-api: the embedded SQLite file (default), '
+                             'or a new database on the local MariaDB/PostgreSQL server, '
+                             'found as the backend tests find it and dropped afterwards')
     return parser.parse_args(argv)
+
+
+@contextlib.contextmanager
+def database(args, data_dir):
+    """[extra config files] pointing nova-api at the chosen backend."""
+    if args.backend == 'sqlite':
+        yield []
+        return
+    from nova.tests.unit.db import backends   # the test requirements' provisioning
+    created = backends.Database(args.backend)
+    try:
+        os.makedirs(data_dir, exist_ok=True)
+        path = os.path.join(data_dir, 'database.conf')
+        with open(path, 'w') as f:
+            f.write('[database]\nconnection = %s\n' % created.connection)
+        yield [path]
+    finally:
+        engine.reset()
+        created.drop()
 
 
 class CpuLoad:
@@ -151,10 +176,13 @@ def host_status_mix(body):
 
 
 def small_case(args, data_dir):
-    print('== %d servers on %d hosts (10%% stale, 10%% disabled, 10%% forced down)'
-          % (args.servers, args.hosts), flush=True)
-    with server_mod.AllInOne(os.path.join(data_dir, 'small')) as api:
+    print('== %d servers on %d hosts (10%% stale, 10%% disabled, 10%% forced down), %s'
+          % (args.servers, args.hosts, args.backend), flush=True)
+    case_dir = os.path.join(data_dir, 'small')
+    with database(args, case_dir) as extra, \
+            server_mod.AllInOne(case_dir, config_files=extra) as api:
         beating, _ = seed.seed_small(args.servers, args.hosts)
+        seed.analyze()
         heartbeats = Heartbeats(beating)
         heartbeats.start()
         try:
@@ -186,12 +214,14 @@ def small_case(args, data_dir):
 
 
 def scale_case(args, data_dir):
-    print('\n== scale: %d servers on %d hosts, detail?limit=1000'
-          % (args.scale_servers, args.scale_hosts), flush=True)
+    print('\n== scale: %d servers on %d hosts, detail?limit=1000, %s'
+          % (args.scale_servers, args.scale_hosts, args.backend), flush=True)
     # Liveness is seeded once, so a long service_down_time keeps the picture fixed.
-    with server_mod.AllInOne(os.path.join(data_dir, 'scale'),
-                             service_down_time=86400) as api:
+    case_dir = os.path.join(data_dir, 'scale')
+    with database(args, case_dir) as extra, \
+            server_mod.AllInOne(case_dir, service_down_time=86400, config_files=extra) as api:
         seed.seed_scale(args.scale_servers, args.scale_hosts)
+        seed.analyze()
         cases = []
         for role, scope, path in (
                 ('admin', instances.c.deleted == 0, '/v2.1/servers/detail?all_tenants=1'),

@@ -21,12 +21,15 @@ def free_port():
 
 
 class AllInOne:
-    def __init__(self, data_dir, service_down_time=None, api_workers=None):
+    def __init__(self, data_dir, service_down_time=None, api_workers=None, config_files=()):
         self.data_dir = data_dir
         self.port = free_port()
         self.url = 'http://127.0.0.1:%d' % self.port
+        self.config_files = [os.path.abspath(path) for path in config_files]
         self.command = [sys.executable, '-m', 'nova.cmd.all_in_one', '--hosts', '0',
                         '--port', str(self.port), '--data-dir', data_dir]
+        for path in self.config_files:
+            self.command += ['--config-file', path]
         if service_down_time is not None:
             self.command += ['--service-down-time', str(service_down_time)]
         if api_workers is not None:
@@ -54,9 +57,10 @@ class AllInOne:
         return self
 
     def config_args(self):
-        """The config files nova-all-in-one wrote and gave to nova-api."""
-        return ['--config-file', os.path.join(self.data_dir, 'nova.conf'),
-                '--config-file', os.path.join(self.data_dir, 'flags.conf')]
+        """The config files nova-all-in-one gave to nova-api, in its order."""
+        files = ([os.path.join(self.data_dir, 'nova.conf')] + self.config_files
+                 + [os.path.join(self.data_dir, 'flags.conf')])
+        return [arg for path in files for arg in ('--config-file', path)]
 
     def use_config(self):
         """Point this process (seeding, in-process SQL counts) at the same config."""

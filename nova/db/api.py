@@ -274,8 +274,24 @@ def _page_query(include_deleted, filter_keys, sort_keys, sort_dirs, marker_kind,
     if marker_kind is not None:
         query = query.where(_after_marker(columns, sort_dirs, values,
                                           expand=marker_kind == 'values-expanded'))
+        index = _ORDER_INDEXES.get(filter_keys) if sort_keys == ('created_at', 'id') else None
+        if index is not None and not include_deleted:
+            # MariaDB/MySQL prefer the index's equality prefix to the
+            # marker's range and walk every row before the marker (a page
+            # 90% down 100,000 servers took 7x the first one): named, the
+            # index is range-scanned from the marker on.
+            for dialect in ('mysql', 'mariadb'):
+                query = query.with_hint(instances, 'FORCE INDEX (%s)' % index, dialect)
     order = [c.desc() if d == 'desc' else c.asc() for c, d in zip(columns, sort_dirs)]
     return query.order_by(*order).limit(sa.bindparam('limit', type_=sa.Integer))
+
+
+# The index that serves the default order (created_at, id) for each set of
+# filters that has one: (filter keys) -> index name (nova/db/models.py).
+_ORDER_INDEXES = {
+    (): 'instances_deleted_created_idx',
+    ('project_id',): 'instances_project_deleted_created_idx',
+}
 
 
 def _sort_key_expression(table, key):
@@ -293,13 +309,19 @@ def _after_marker(columns, dirs, values, expand):
     if len(set(dirs)) == 1 and not expand:
         # One direction: a row-value comparison the indexes can serve.
         left, right = sa.tuple_(*columns), sa.tuple_(*values)
-        return left < right if dirs[0] == 'desc' else left > right
-    clauses = []
-    for i, (column, direction) in enumerate(zip(columns, dirs)):
-        equal_before = [c == v for c, v in zip(columns[:i], values[:i])]
-        step = column < values[i] if direction == 'desc' else column > values[i]
-        clauses.append(sa.and_(*equal_before, step))
-    return sa.or_(*clauses)
+        after = left < right if dirs[0] == 'desc' else left > right
+    else:
+        clauses = []
+        for i, (column, direction) in enumerate(zip(columns, dirs)):
+            equal_before = [c == v for c, v in zip(columns[:i], values[:i])]
+            step = column < values[i] if direction == 'desc' else column > values[i]
+            clauses.append(sa.and_(*equal_before, step))
+        after = sa.or_(*clauses)
+    # Implied by the above, but MariaDB/MySQL range-scan an index only from a
+    # plain bound on its column: without it a page deep in the marker chain
+    # walks every row before the marker (5x the first page at 100,000).
+    first = columns[0] <= values[0] if dirs[0] == 'desc' else columns[0] >= values[0]
+    return sa.and_(first, after)
 
 
 def _marker_value(value, column):

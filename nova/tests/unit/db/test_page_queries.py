@@ -3,12 +3,16 @@ MariaDB/MySQL and PostgreSQL: a uuid marker resolved inside the page query
 pages exactly like a looked-up marker row, and the service row joined beside
 each server (show, and detail where host_status is shown) is the one
 os-services reads for its host."""
+import datetime
 import json
 import uuid as uuidlib
+
+import sqlalchemy as sa
 
 from nova.compute import host_status as hs
 from nova.db import api as db
 from nova.db import engine
+from nova.db import models
 from nova.tests import fixtures as nova_fixtures
 from nova.tests.unit.db import backends
 
@@ -124,13 +128,74 @@ class _ServiceJoinTests:
         self.assertNotIn('host_status_code', listed)
 
 
-class PageQueriesSQLiteTest(_PageTests, _ServiceJoinTests, backends.BackendTestCase):
+class _DeepPageTests:
+    """A page after a marker deep in the default order starts at the marker
+    in the index (a range), instead of walking every row before it."""
+
+    SERVERS = 3000
+
+    def _deep_page_plan(self, filters):
+        start = datetime.datetime(2026, 1, 1)
+        with engine.writer() as conn:
+            conn.execute(sa.insert(models.instances), [
+                dict(_server(i, project_id='p1'), deleted=0,
+                     created_at=start + datetime.timedelta(seconds=i))
+                for i in range(self.SERVERS)])
+            for statement in self.ANALYZE:
+                conn.exec_driver_sql(statement).close()
+        deep = self.SERVERS * 9 // 10
+        with engine.reader() as conn:
+            order = [r['uuid'] for r in db.instance_list(
+                conn, filters, ['created_at', 'id'], ['desc', 'desc'], self.SERVERS)]
+            marker = order[deep]
+            query = db._page_query(False, tuple(filters), ('created_at', 'id'),
+                                   ('desc', 'desc'), 'uuid', False)
+            compiled = query.compile(dialect=conn.dialect)
+            values = dict(compiled.params, limit=100, marker=marker, **filters)
+            params = (tuple(values[k] for k in compiled.positiontup)
+                      if compiled.positional else values)
+            plan = conn.exec_driver_sql(self.EXPLAIN + compiled.string, params).fetchall()
+            page = db.instance_list(conn, filters, ['created_at', 'id'], ['desc', 'desc'],
+                                    100, marker)
+        self.assertEqual(order[deep + 1:deep + 101], [r['uuid'] for r in page])
+        return plan
+
+    def test_a_deep_page_is_an_index_range_from_the_marker(self):
+        for filters in ({}, {'project_id': 'p1'}):
+            plan = self._deep_page_plan(filters)
+            self.assertTrue(self.starts_at_the_marker(plan), (filters, plan))
+            self._empty_tables()
+
+
+class PageQueriesSQLiteTest(_PageTests, _ServiceJoinTests, _DeepPageTests,
+                            backends.BackendTestCase):
     BACKEND = 'sqlite'
+    ANALYZE, EXPLAIN = (), 'EXPLAIN QUERY PLAN '
+
+    @staticmethod
+    def starts_at_the_marker(plan):
+        return any('SEARCH instances USING' in row[-1] and 'created_at<?' in row[-1]
+                   for row in plan)
 
 
-class PageQueriesMySQLTest(_PageTests, _ServiceJoinTests, backends.BackendTestCase):
+class PageQueriesMySQLTest(_PageTests, _ServiceJoinTests, _DeepPageTests,
+                           backends.BackendTestCase):
     BACKEND = 'mysql'
+    SERVERS = 100000    # MariaDB walked from the top only at this size
+    ANALYZE, EXPLAIN = ('ANALYZE TABLE instances',), 'EXPLAIN '
+
+    @staticmethod
+    def starts_at_the_marker(plan):
+        # (id, select_type, table, type, ...): the servers' own row
+        return [row[3] for row in plan if row[2] == 'instances'] == ['range']
 
 
-class PageQueriesPostgreSQLTest(_PageTests, _ServiceJoinTests, backends.BackendTestCase):
+class PageQueriesPostgreSQLTest(_PageTests, _ServiceJoinTests, _DeepPageTests,
+                                backends.BackendTestCase):
     BACKEND = 'postgresql'
+    ANALYZE, EXPLAIN = ('ANALYZE instances',), 'EXPLAIN '
+
+    @staticmethod
+    def starts_at_the_marker(plan):
+        conditions = [row[0] for row in plan if 'Index Cond' in row[0]]
+        return any('created_at' in line for line in conditions)
