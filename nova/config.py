@@ -2,6 +2,7 @@
 from oslo_log import log as logging
 
 import nova.conf
+from nova.servicegroup.drivers import tooz_url
 
 CONF = nova.conf.CONF
 
@@ -9,3 +10,14 @@ CONF = nova.conf.CONF
 def parse_args(argv, default_config_files=None):
     CONF(argv, project='nova', default_config_files=default_config_files)
     logging.setup(CONF, 'nova')
+    check_liveness_backend()
+
+
+def check_liveness_backend():
+    """Refuse to start on a tooz backend_url the driver could not honour,
+    rather than fail in a heartbeat thread or a request later."""
+    if CONF.servicegroup.driver == 'tooz':
+        try:
+            tooz_url.parse(CONF.servicegroup.backend_url, CONF.service_down_time)
+        except tooz_url.InvalidBackendURL as exc:
+            raise SystemExit('nova: %s' % exc) from None

@@ -3,8 +3,23 @@ from oslo_config import cfg
 servicegroup_group = cfg.OptGroup('servicegroup', title='Service liveness options')
 
 servicegroup_opts = [
-    cfg.StrOpt('driver', default='db', choices=['db'],
-               help='Where heartbeats are written and liveness is read.'),
+    cfg.StrOpt('driver', default='db',
+               choices=[('db', 'heartbeats are UPDATEs of the services table; the SQL '
+                               'database judges liveness on its own clock'),
+                        ('tooz', 'heartbeats go to the tooz backend of backend_url '
+                                 '(Redis or etcd), which expires a silent compute on its '
+                                 'own clock; the SQL database receives no heartbeat')],
+               help='Where heartbeats are written and liveness is read. Set it the same '
+                    'on every API and compute host.'),
+    cfg.StrOpt('backend_url', secret=True,
+               help='With driver = tooz: the tooz URL of the liveness backend, '
+                    'redis://[:PASSWORD@]HOST:PORT[?socket_timeout=S] or '
+                    'etcd3+http://HOST:PORT[?timeout=S] (etcd3+https too). The '
+                    'membership timeout is service_down_time: a URL that sets '
+                    'membership_timeout to anything else is refused at start. '
+                    'socket_timeout (Redis) or timeout (etcd, whole seconds) bounds '
+                    'each backend request, and so how long a hung backend can hold an '
+                    'API request; 2 s when the URL sets none.'),
 ]
 
 

@@ -5,10 +5,11 @@ selects it as ``is_up``, judged by the database on its own clock.
 """
 import nova.conf
 from nova.servicegroup.drivers import db as db_driver
+from nova.servicegroup.drivers import tooz as tooz_driver
 
 CONF = nova.conf.CONF
 
-_DRIVERS = {'db': db_driver.DbDriver}
+_DRIVERS = {'db': db_driver.DbDriver, 'tooz': tooz_driver.ToozDriver}
 
 
 class API:
@@ -26,6 +27,7 @@ class API:
         """``service`` is a row read with its ``is_up`` (db.service_list)."""
         return bool(service['is_up'])
 
-    def join(self, service_id, stop_event):
-        """Heartbeat for ``service_id`` until stop_event is set (blocking)."""
-        self._driver.heartbeat_loop(service_id, CONF.report_interval, stop_event)
+    def join(self, service, stop_event):
+        """Heartbeat for ``service`` (the row db.service_register returns)
+        until stop_event is set (blocking)."""
+        self._driver.heartbeat_loop(service, CONF.report_interval, stop_event)

@@ -9,12 +9,14 @@ LOG = logging.getLogger(__name__)
 
 
 class DbDriver:
-    def heartbeat_loop(self, service_id, interval, stop_event):
+    @staticmethod
+    def heartbeat_loop(service, interval, stop_event):
         lost = False
         while not stop_event.is_set():
             try:
-                if not db.service_heartbeat(service_id):
-                    LOG.warning('service row %s is gone; heartbeats go nowhere', service_id)
+                if not db.service_heartbeat(service['id']):
+                    LOG.warning('service row %s is gone; heartbeats go nowhere',
+                                service['id'])
                 elif lost:
                     LOG.info('heartbeat recovered')
                 lost = False
