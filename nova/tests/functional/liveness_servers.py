@@ -1,0 +1,160 @@
+"""Liveness backends of a test's own: a redis-server or an etcd on free
+ports, in a temporary directory, that the test may kill, restart, freeze
+and thaw without touching anyone else's (never the machine's Redis on
+6379). A missing binary skips the test, or fails it under
+NOVA_TEST_REQUIRE_BACKENDS=1 (as CI runs)."""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+
+import fixtures
+
+from nova.tests.functional.fixtures import free_port
+
+READY_TIMEOUT = 60
+
+
+def require(test, binary):
+    if shutil.which(binary) is None:
+        reason = '%s is not installed (Debian: apt-get install %s)' % (
+            binary, 'redis-server' if binary == 'redis-server' else 'etcd-server')
+        if os.environ.get('NOVA_TEST_REQUIRE_BACKENDS'):
+            test.fail(reason)
+        test.skipTest(reason)
+
+
+class _Server(fixtures.Fixture):
+    binary = None
+
+    def __init__(self, test):
+        super().__init__()
+        require(test, self.binary)
+        self.process = None
+
+    def _setUp(self):
+        self.dir = self.useFixture(fixtures.TempDir()).path
+        self._choose_ports()
+        self.start()
+        self.addCleanup(self.kill)
+
+    def start(self):
+        """Start (again, on the same ports and directory) and wait until it
+        answers."""
+        self.thaw()
+        log = open(os.path.join(self.dir, self.binary + '.log'), 'ab')
+        self.process = subprocess.Popen(self._command(), stdout=log, stderr=subprocess.STDOUT,
+                                        cwd=self.dir, start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + READY_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError('%s exited with %s; see %s' % (
+                    self.binary, self.process.returncode, self.dir))
+            if self._answers():
+                return
+            time.sleep(0.05)
+        raise AssertionError('%s did not answer within %d s' % (self.binary, READY_TIMEOUT))
+
+    def kill(self):
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+    def restart(self):
+        self.kill()
+        self.start()
+
+    def freeze(self):
+        """SIGSTOP: the port still accepts connections, nothing answers."""
+        os.kill(self.process.pid, signal.SIGSTOP)
+        self._frozen = True
+
+    def thaw(self):
+        if getattr(self, '_frozen', False) and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGCONT)
+        self._frozen = False
+
+
+class Redis(_Server):
+    """redis-server keeping nothing on disk, as Debian's defaults do not:
+    a restart loses every group and member."""
+    binary = 'redis-server'
+
+    def _choose_ports(self):
+        self.port = free_port()
+
+    @property
+    def url(self):
+        return 'redis://127.0.0.1:%d' % self.port
+
+    def _command(self):
+        return [self.binary, '--port', str(self.port), '--bind', '127.0.0.1',
+                '--save', '', '--appendonly', 'no', '--dir', self.dir]
+
+    def _answers(self):
+        try:
+            return self.command('PING') == '+PONG'
+        except OSError:
+            return False
+
+    def calls(self, command):
+        """How many times ``command`` ran (INFO commandstats); PSETEX is
+        the Redis side of a tooz heartbeat."""
+        with socket.create_connection(('127.0.0.1', self.port), timeout=5) as sock:
+            sock.sendall(b'INFO commandstats\r\n')
+            reply = sock.makefile('rb')
+            size = int(reply.readline()[1:])
+            text = reply.read(size + 2).decode()
+        for line in text.splitlines():
+            if line.startswith('cmdstat_%s:' % command):
+                return int(line.split('calls=')[1].split(',')[0])
+        return 0
+
+    def command(self, *words):
+        """One command in Redis's inline protocol; the first reply line."""
+        with socket.create_connection(('127.0.0.1', self.port), timeout=5) as sock:
+            sock.sendall((' '.join(words) + '\r\n').encode())
+            return sock.makefile('rb').readline().decode().rstrip('\r\n')
+
+
+class Etcd(_Server):
+    """A single-member etcd cluster whose data survives restart() (as
+    etcd's always does: its leases then start a new raft term)."""
+    binary = 'etcd'
+
+    def _choose_ports(self):
+        self.port = free_port()
+        self.peer_port = free_port()
+
+    @property
+    def url(self):
+        return 'etcd3+http://127.0.0.1:%d' % self.port
+
+    def _command(self):
+        client = 'http://127.0.0.1:%d' % self.port
+        peer = 'http://127.0.0.1:%d' % self.peer_port
+        return [self.binary, '--name', 'test', '--data-dir', os.path.join(self.dir, 'data'),
+                '--listen-client-urls', client, '--advertise-client-urls', client,
+                '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer,
+                '--initial-cluster', 'test=' + peer, '--log-level', 'warn']
+
+    def _answers(self):
+        # healthy once it has a leader, i.e. serves requests
+        try:
+            with urllib.request.urlopen('http://127.0.0.1:%d/health' % self.port,
+                                        timeout=5) as response:
+                return json.loads(response.read()).get('health') == 'true'
+        except (OSError, ValueError):
+            return False
+
+    def call(self, path, body):
+        request = urllib.request.Request(
+            'http://127.0.0.1:%d%s' % (self.port, path), data=json.dumps(body).encode(),
+            headers={'Content-Type': 'application/json'})
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.loads(response.read())

@@ -1,0 +1,226 @@
+"""The tooz liveness driver against a real redis-server and a real etcd of
+the test's own: membership, expiry on the backend's clock, repair after
+expiry and after a backend restart, an unreachable or hung backend, and
+no heartbeat reaching the SQL database."""
+import base64
+import threading
+import time
+
+import sqlalchemy as sa
+import testtools
+
+import nova.conf
+from nova.compute import manager
+from nova.db import engine
+from nova import exception
+from nova.servicegroup.drivers import tooz as tooz_driver
+from nova.tests import fixtures as nova_fixtures
+from nova.tests.functional import liveness_servers
+
+CONF = nova.conf.CONF
+DOWN_TIME = 3
+WAIT = 30           # generous bound of every "eventually"
+
+
+def service(host, forced_down=False, disabled=False):
+    return {'host': host, 'binary': 'nova-compute', 'forced_down': forced_down,
+            'disabled': disabled}
+
+
+def eventually(predicate, what, timeout=WAIT):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError('timed out waiting for ' + what)
+
+
+class _DriverTests:
+
+    def setUp(self):
+        super().setUp()
+        self.server = self.useFixture(self.SERVER(self))
+        self.configure(DOWN_TIME)
+
+    def configure(self, service_down_time):
+        for name, value, group in (('driver', 'tooz', 'servicegroup'),
+                                   ('backend_url', self.server.url, 'servicegroup'),
+                                   ('service_down_time', service_down_time, None),
+                                   ('report_interval', 1, None)):
+            CONF.set_override(name, value, group=group)
+            self.addCleanup(CONF.clear_override, name, group=group)
+        self.driver = tooz_driver.ToozDriver()
+
+    def up(self, *hosts):
+        return self.driver.hosts_up({host: service(host) for host in hosts})
+
+    def heartbeating(self, host):
+        """Run the heartbeat loop for ``host``; returns its stop event."""
+        stop = threading.Event()
+        thread = threading.Thread(target=self.driver.heartbeat_loop,
+                                  args=(service(host), 1, stop), daemon=True)
+        thread.start()
+        self.addCleanup(thread.join, WAIT)
+        self.addCleanup(stop.set)
+        return stop
+
+    def membership(self, host):
+        return tooz_driver._Membership(self.driver.backend, host)
+
+    # ------------------------------------------------------------------ tests
+
+    def test_heartbeating_hosts_are_up_and_only_they(self):
+        self.heartbeating('h1')
+        self.heartbeating('h3')
+        eventually(lambda: self.up('h1', 'h3') == {'h1', 'h3'}, 'h1 and h3 up')
+        rows = {'h1': service('h1'), 'h2': service('h2'),
+                'h3': service('h3', forced_down=True), 'h4': service('h4', disabled=True)}
+        # forced down is down whatever the backend says; disabled is not
+        # liveness (host_status shows MAINTENANCE from the row)
+        self.assertEqual({'h1'}, self.driver.hosts_up(rows))
+        self.assertEqual(set(), self.driver.hosts_up({}))
+
+    def test_a_silent_member_is_dropped_by_the_backend(self):
+        stop = self.heartbeating('h1')
+        eventually(lambda: self.up('h1') == {'h1'}, 'h1 up')
+        stop.set()
+        self.assertTrue(self.server_holds('h1'))
+        # the backend, not this process, decides: still up while it holds
+        # the member, down once it let it go
+        eventually(lambda: not self.server_holds('h1'), 'the backend to expire h1',
+                   timeout=DOWN_TIME + WAIT)
+        self.assertEqual(set(), self.up('h1'))
+
+    def test_a_member_that_expired_joins_again_at_its_next_heartbeat(self):
+        member = self.membership('h1')
+        self.assertTrue(member.beat())           # joined
+        self.assertFalse(member.beat())          # already a member
+        self.assertEqual({'h1'}, self.up('h1'))
+        # a frozen compute: no heartbeat for longer than service_down_time
+        eventually(lambda: self.up('h1') == set() and not self.server_holds('h1'),
+                   'h1 to expire', timeout=DOWN_TIME + WAIT)
+        self.assertTrue(member.beat())           # found gone, joined again
+        self.assertEqual({'h1'}, self.up('h1'))
+
+    def test_after_a_backend_restart_only_hosts_heartbeating_since_are_up(self):
+        # long enough that etcd's renewed leases outlive the restart
+        self.configure(service_down_time=20)
+        alive, dead = self.membership('alive'), self.membership('dead')
+        alive.beat()
+        dead.beat()
+        self.assertEqual({'alive', 'dead'}, self.up('alive', 'dead'))
+        self.server.restart()
+        eventually(lambda: self._readable(), 'the backend to serve reads again')
+        self.assertEqual(set(), self.up('alive', 'dead'))
+        # etcd still holds the dead host (its lease was renewed by the
+        # restart): only the epoch keeps it from reading UP
+        self.assertEqual(self.KEEPS_MEMBERS_ACROSS_RESTART, self.server_holds('dead'))
+        alive.beat()
+        self.assertEqual({'alive'}, self.up('alive', 'dead'))
+
+    def test_an_unreachable_backend_is_unknown_liveness_then_recovers(self):
+        self.heartbeating('h1')
+        eventually(lambda: self.up('h1') == {'h1'}, 'h1 up')
+        self.server.kill()
+        eventually(self._unavailable, 'ServiceGroupUnavailable')
+        self.server.start()
+        # the compute kept retrying: up again without restarting anything
+        eventually(lambda: self._readable() and self.up('h1') == {'h1'}, 'h1 up again')
+
+    def test_a_hung_backend_fails_reads_instead_of_holding_them(self):
+        self.heartbeating('h1')
+        eventually(lambda: self.up('h1') == {'h1'}, 'h1 up')
+        self.server.freeze()
+        self.addCleanup(self.server.thaw)
+        outcome = []
+        reader = threading.Thread(target=lambda: outcome.append(self._unavailable()))
+        reader.start()
+        reader.join(WAIT)
+        self.assertEqual([True], outcome)
+        # while that read is stuck on the backend, the next fails at once
+        with testtools.ExpectedException(exception.ServiceGroupUnavailable,
+                                         '.*has not returned'):
+            self.up('h1')
+        self.server.thaw()
+        eventually(lambda: self._readable() and self.up('h1') == {'h1'}, 'h1 up again')
+
+    def _unavailable(self):
+        try:
+            self.up('h1')
+        except exception.ServiceGroupUnavailable:
+            return True
+        return False
+
+    def _readable(self):
+        try:
+            self.up('h1')
+            return True
+        except exception.ServiceGroupUnavailable:
+            return False
+
+
+class RedisDriverTest(_DriverTests, testtools.TestCase):
+    SERVER = liveness_servers.Redis
+    KEEPS_MEMBERS_ACROSS_RESTART = False     # nothing on disk
+
+    def server_holds(self, host):
+        return self.server.command('EXISTS', '_tooz_beats:' + host) == ':1'
+
+
+class EtcdDriverTest(_DriverTests, testtools.TestCase):
+    SERVER = liveness_servers.Etcd
+    KEEPS_MEMBERS_ACROSS_RESTART = True
+
+    def server_holds(self, host):
+        key = base64.b64encode(b'tooz/groups/nova-compute/' + host.encode()).decode()
+        return bool(self.server.call('/v3/kv/range', {'key': key}).get('kvs'))
+
+
+class NoSQLHeartbeatTest(testtools.TestCase):
+    """nova-compute with the tooz driver: its heartbeats reach the backend
+    and not one UPDATE reaches the services table; with the db driver the
+    same count is one per heartbeat."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(nova_fixtures.Database())
+        self.redis = self.useFixture(liveness_servers.Redis(self))
+        for name, value, group in (('backend_url', self.redis.url, 'servicegroup'),
+                                   ('service_down_time', DOWN_TIME, None),
+                                   ('report_interval', 1, None)):
+            CONF.set_override(name, value, group=group)
+            self.addCleanup(CONF.clear_override, name, group=group)
+        self.service_updates = []
+        listen = (engine.get_engine(), 'before_cursor_execute', self._statement)
+        sa.event.listen(*listen)
+        self.addCleanup(sa.event.remove, *listen)
+
+    def _statement(self, conn, cursor, statement, parameters, context, executemany):
+        if statement.lstrip().upper().startswith('UPDATE SERVICES'):
+            self.service_updates.append(statement)
+
+    def _run_compute(self, driver, heartbeats_seen):
+        """Run nova-compute for host h1 (registration, heartbeats, work
+        polls) until ``heartbeats_seen()``; the UPDATEs of services seen."""
+        CONF.set_override('driver', driver, group='servicegroup')
+        self.addCleanup(CONF.clear_override, 'driver', group='servicegroup')
+        compute = manager.ComputeManager('h1')
+        compute.start()
+        worker = threading.Thread(target=compute.run, daemon=True)
+        worker.start()
+        try:
+            eventually(heartbeats_seen, 'three heartbeats')
+        finally:
+            compute.stop()
+            worker.join(WAIT)
+            compute._heartbeat_thread.join(WAIT)
+        return self.service_updates
+
+    def test_tooz_heartbeats_write_no_sql(self):
+        self.assertEqual([], self._run_compute('tooz', lambda: self.redis.calls('psetex') >= 3))
+        self.assertEqual({'h1'}, tooz_driver.ToozDriver().hosts_up({'h1': service('h1')}))
+
+    def test_the_count_sees_db_heartbeats(self):
+        self.assertGreaterEqual(
+            len(self._run_compute('db', lambda: len(self.service_updates) >= 3)), 3)
