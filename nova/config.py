@@ -2,7 +2,7 @@
 from oslo_log import log as logging
 
 import nova.conf
-from nova.servicegroup.drivers import tooz_url
+from nova.conf import liveness_backend
 
 CONF = nova.conf.CONF
 
@@ -18,6 +18,6 @@ def check_liveness_backend():
     rather than fail in a heartbeat thread or a request later."""
     if CONF.servicegroup.driver == 'tooz':
         try:
-            tooz_url.parse(CONF.servicegroup.backend_url, CONF.service_down_time)
-        except tooz_url.InvalidBackendURL as exc:
+            liveness_backend.parse(CONF.servicegroup.backend_url, CONF.service_down_time)
+        except liveness_backend.InvalidBackendURL as exc:
             raise SystemExit('nova: %s' % exc) from None

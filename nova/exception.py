@@ -1,7 +1,9 @@
-"""Domain exceptions: what went wrong below the API, never in HTTP terms.
+"""What can go wrong below the API, in words and kinds, never in HTTP.
 
-(Minimal for the tooz driver; the architecture work fills in the rest and
-the one place that turns them into Nova's faults.)
+compute/, servicegroup/, db/ and policy raise these; nova/api/openstack/faults
+maps each kind (NotFound, Invalid, Forbidden, Conflict, ServiceUnavailable)
+to Nova's fault body in one place. A subclass names the case and its
+message format; the keyword arguments fill it in.
 """
 
 
@@ -17,8 +19,60 @@ class NovaException(Exception):
         return self.args[0]
 
 
+# ------------------------------------------------------------------ kinds
+
+class NotFound(NovaException):
+    msg_fmt = 'The resource could not be found.'
+
+
+class Invalid(NovaException):
+    msg_fmt = 'Unacceptable parameters.'
+
+
+class Forbidden(NovaException):
+    msg_fmt = 'Forbidden.'
+
+
+class Conflict(NovaException):
+    msg_fmt = 'There was a conflict when trying to complete your request.'
+
+
 class ServiceUnavailable(NovaException):
     msg_fmt = 'The service is unavailable; try again shortly.'
+
+
+# ------------------------------------------------------------------ cases
+
+class InstanceNotFound(NotFound):
+    msg_fmt = 'Instance %(instance_id)s could not be found.'
+
+
+class FlavorNotFound(NotFound):
+    msg_fmt = 'Flavor %(flavor_id)s could not be found.'
+
+
+class ServiceNotFound(NotFound):
+    msg_fmt = 'Could not find binary %(binary)s on host %(host)s.'
+
+
+class InvalidInput(Invalid):
+    msg_fmt = '%(reason)s'
+
+
+class MarkerNotFound(Invalid):
+    msg_fmt = 'marker [%(marker)s] not found'
+
+
+class AvailabilityZoneNotAvailable(Invalid):
+    msg_fmt = 'The requested availability zone is not available'
+
+
+class PolicyNotAuthorized(Forbidden):
+    msg_fmt = "Policy doesn't allow %(action)s to be performed."
+
+
+class InstanceLocked(Conflict):
+    msg_fmt = 'Instance %(instance_uuid)s is locked'
 
 
 class ServiceGroupUnavailable(ServiceUnavailable):

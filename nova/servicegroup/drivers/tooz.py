@@ -15,7 +15,7 @@ stores absolute expiry times (and, unpersisted, nothing across a restart):
 its epoch is always None.
 
 The API reads the whole group once per call (hosts_up) on one reader thread
-per process and waits at most the backend timeout (tooz_url); while a read
+per process and waits at most the backend timeout (nova.conf.liveness_backend); while a read
 is stuck, further calls fail at once instead of queueing behind it.
 """
 import concurrent.futures
@@ -26,7 +26,7 @@ import uuid
 
 import nova.conf
 from nova import exception
-from nova.servicegroup.drivers import tooz_url
+from nova.conf import liveness_backend
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -135,7 +135,7 @@ class _Reader:
 
 class ToozDriver:
     def __init__(self):
-        self.backend = tooz_url.parse(CONF.servicegroup.backend_url, CONF.service_down_time)
+        self.backend = liveness_backend.parse(CONF.servicegroup.backend_url, CONF.service_down_time)
         self._reader = None
         self._reader_lock = threading.Lock()
 
