@@ -39,6 +39,10 @@ def parse(argv):
     parser.add_argument('--report-interval', type=int,
                         help='seconds between heartbeats')
     parser.add_argument('--api-workers', type=int, help='API worker processes')
+    parser.add_argument('--servicegroup-url', metavar='URL',
+                        help='heartbeats in this tooz backend instead of the database '
+                             '([servicegroup] driver = tooz), e.g. redis://127.0.0.1:6379 '
+                             'or etcd3+http://127.0.0.1:2379')
     parser.add_argument('--config-file', action='append', default=[],
                         help='extra oslo.config file(s), e.g. for [database] connection')
     return parser.parse_args(argv)
@@ -68,6 +72,9 @@ def write_config(args):
         f.write('\n[api]\nbind_host = 127.0.0.1\nbind_port = %d\n' % args.port)
         if args.api_workers is not None:
             f.write('workers = %d\n' % args.api_workers)
+        if args.servicegroup_url:
+            f.write('\n[servicegroup]\ndriver = tooz\nbackend_url = %s\n'
+                    % args.servicegroup_url.replace('$', '$$'))   # oslo.config's $ substitution
     files = [base] + [os.path.abspath(p) for p in args.config_file] + [flags]
     return data_dir, [arg for path in files for arg in ('--config-file', path)]
 

@@ -79,8 +79,9 @@ class AllInOne(fixtures.Fixture):
     """
 
     def __init__(self, hosts=2, report_interval=1, service_down_time=3,
-                 extra_config=None, api_workers=1):
+                 extra_config=None, api_workers=1, servicegroup_url=None):
         super().__init__()
+        self.servicegroup_url = servicegroup_url
         self.validate_schemas = True     # see check_tempest_schema
         self.hosts = hosts
         self.report_interval = report_interval
@@ -98,6 +99,8 @@ class AllInOne(fixtures.Fixture):
                    '--report-interval', str(self.report_interval),
                    '--service-down-time', str(self.service_down_time),
                    '--api-workers', str(self.api_workers)]
+        if self.servicegroup_url:
+            command += ['--servicegroup-url', self.servicegroup_url]
         if self.extra_config:
             path = os.path.join(self.data_dir, 'extra.conf')
             with open(path, 'w') as f:
@@ -108,10 +111,12 @@ class AllInOne(fixtures.Fixture):
                                          start_new_session=True)
         self.addCleanup(self._stop)
         self.host_names = ['host-%d' % (i + 1) for i in range(self.hosts)]
-        # up and reported: a service counts as up from its registration,
-        # a moment before its first heartbeat sets updated_at
+        # up and reported: with the db driver a service counts as up from
+        # its registration, a moment before its first heartbeat sets
+        # updated_at; with tooz, up is a heartbeat and updated_at stays null
         self._wait(lambda: len([s for s in self.services()
-                                if s['state'] == 'up' and s['updated_at']])
+                                if s['state'] == 'up'
+                                and (s['updated_at'] or self.servicegroup_url)])
                    == self.hosts, 60, 'computes up')
 
     def _stop(self):

@@ -3,6 +3,7 @@ ports, in a temporary directory, that the test may kill, restart, freeze
 and thaw without touching anyone else's (never the machine's Redis on
 6379). A missing binary skips the test, or fails it under
 NOVA_TEST_REQUIRE_BACKENDS=1 (as CI runs)."""
+import base64
 import json
 import os
 import shutil
@@ -115,6 +116,14 @@ class Redis(_Server):
                 return int(line.split('calls=')[1].split(',')[0])
         return 0
 
+    def heartbeats(self):
+        """Heartbeats of every member so far."""
+        return self.calls('psetex')
+
+    def holds(self, host):
+        """Whether Redis still keeps ``host``'s heartbeat (its TTL runs)."""
+        return self.command('EXISTS', '_tooz_beats:' + host) == ':1'
+
     def command(self, *words):
         """One command in Redis's inline protocol; the first reply line."""
         with socket.create_connection(('127.0.0.1', self.port), timeout=5) as sock:
@@ -151,6 +160,20 @@ class Etcd(_Server):
                 return json.loads(response.read()).get('health') == 'true'
         except (OSError, ValueError):
             return False
+
+    def heartbeats(self):
+        """Lease renewals so far (every member's heartbeats)."""
+        with urllib.request.urlopen('http://127.0.0.1:%d/metrics' % self.port,
+                                    timeout=5) as response:
+            for line in response.read().decode().splitlines():
+                if line.startswith('etcd_debugging_lease_renewed_total '):
+                    return int(float(line.split()[1]))
+        return 0
+
+    def holds(self, host):
+        """Whether etcd still keeps ``host``'s member key (its lease runs)."""
+        key = base64.b64encode(b'tooz/groups/nova-compute/' + host.encode()).decode()
+        return bool(self.call('/v3/kv/range', {'key': key}).get('kvs'))
 
     def call(self, path, body):
         request = urllib.request.Request(
