@@ -56,11 +56,13 @@ class _DriverTests:
 
     def heartbeating(self, host):
         """Run the heartbeat loop for ``host``; returns its stop event."""
-        stop = threading.Event()
-        thread = threading.Thread(target=self.driver.heartbeat_loop,
-                                  args=(service(host), 1, stop), daemon=True)
-        thread.start()
-        self.addCleanup(thread.join, WAIT)
+        stop, returned = threading.Event(), threading.Event()
+
+        def loop():
+            self.driver.heartbeat_loop(service(host), 1, stop)
+            returned.set()
+        threading.Thread(target=loop, daemon=True).start()
+        self.addCleanup(lambda: self.assertTrue(returned.wait(WAIT), 'the loop never stopped'))
         self.addCleanup(stop.set)
         return stop
 
