@@ -32,9 +32,12 @@ def require(test, binary):
 class _Server(fixtures.Fixture):
     binary = None
 
-    def __init__(self, test):
+    def __init__(self, test=None):
+        """``test``: skip (or fail) it when the binary is missing; without
+        one (benchmarks) a missing binary fails at start."""
         super().__init__()
-        require(test, self.binary)
+        if test is not None:
+            require(test, self.binary)
         self.process = None
 
     def _setUp(self):
