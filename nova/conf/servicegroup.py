@@ -20,6 +20,12 @@ servicegroup_opts = [
                     'socket_timeout (Redis) or timeout (etcd, whole seconds) bounds '
                     'each backend request, and so how long a hung backend can hold an '
                     'API request; 2 s when the URL sets none.'),
+    cfg.BoolOpt('tooz_also_db_heartbeat', default=False,
+                help='With driver = tooz, nova-compute also writes the db driver\'s '
+                     'heartbeat (an UPDATE of its services row) every report_interval, '
+                     'so API hosts still on driver = db judge it correctly. Only for '
+                     'switching a running cloud between db and tooz (README, "Liveness '
+                     'backend"); leave it off otherwise.'),
 ]
 
 

@@ -25,6 +25,7 @@ import time
 import uuid
 
 import nova.conf
+from nova.db import api as db
 from nova import exception
 from nova.conf import liveness_backend
 
@@ -159,6 +160,8 @@ class ToozDriver:
         failing = False
         next_beat = time.monotonic()
         while not stop_event.is_set():
+            if CONF.servicegroup.tooz_also_db_heartbeat:
+                self._db_heartbeat(service)
             try:
                 if membership.beat():
                     LOG.info('%s joined the liveness group on %s', service['host'], self.backend)
@@ -173,3 +176,11 @@ class ToozDriver:
             # a fixed rate; a late beat (slow backend) is not made up twice
             next_beat = max(next_beat + interval, time.monotonic())
             stop_event.wait(next_beat - time.monotonic())
+
+    @staticmethod
+    def _db_heartbeat(service):
+        # while switching drivers only (tooz_also_db_heartbeat)
+        try:
+            db.service_heartbeat(service['id'])
+        except Exception as exc:  # the database may be away; the backend is what counts
+            LOG.warning('database heartbeat failed: %s', exc)

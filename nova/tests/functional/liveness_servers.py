@@ -106,18 +106,19 @@ class Redis(_Server):
         except OSError:
             return False
 
-    def calls(self, command):
-        """How many times ``command`` ran (INFO commandstats); PSETEX is
-        the Redis side of a tooz heartbeat."""
-        with socket.create_connection(('127.0.0.1', self.port), timeout=5) as sock:
-            sock.sendall(b'INFO commandstats\r\n')
+    def info(self, section):
+        """INFO ``section`` as {field: value}."""
+        with socket.create_connection(('127.0.0.1', self.port), timeout=10) as sock:
+            sock.sendall(b'INFO %s\r\n' % section.encode())
             reply = sock.makefile('rb')
-            size = int(reply.readline()[1:])
+            size = int(reply.readline()[1:])      # a bulk string: $<size>
             text = reply.read(size + 2).decode()
-        for line in text.splitlines():
-            if line.startswith('cmdstat_%s:' % command):
-                return int(line.split('calls=')[1].split(',')[0])
-        return 0
+        return dict(line.split(':', 1) for line in text.splitlines() if ':' in line)
+
+    def calls(self, command):
+        """How many times ``command`` ran so far."""
+        stats = self.info('commandstats').get('cmdstat_' + command)
+        return int(stats.split('calls=')[1].split(',')[0]) if stats else 0
 
     def heartbeats(self):
         """Heartbeats of every member so far."""
