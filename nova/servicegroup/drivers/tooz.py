@@ -106,7 +106,7 @@ class _Reader:
         self._pending = None
 
     def members(self):
-        """({member id: capabilities}, the current epoch); raises
+        """The member ids of the current epoch; raises
         ServiceGroupUnavailable."""
         with self._lock:
             if self._pending is not None and not self._pending.done():
@@ -126,12 +126,19 @@ class _Reader:
     def _read(self):
         if self._coordinator is None:
             self._coordinator = _started(self.backend, self._member_id)
+        coordinator = self._coordinator
         try:
-            members = self._coordinator.get_members_with_capabilities(GROUP).get()
+            if self.backend.kind != 'etcd':
+                # no epochs: the ids alone (no capabilities to decode)
+                return coordinator.get_members(GROUP).get()
+            members = coordinator.get_members_with_capabilities(GROUP).get()
         except _coordination().GroupNotCreated:
-            members = {}   # no compute has joined since the backend started
-        # after the members: a restart in between makes them all stale, not up
-        return members, epoch(self._coordinator, self.backend)
+            return set()   # no compute has joined since the backend started
+        # read after the members: a restart in between makes them all
+        # stale, never up
+        current = epoch(coordinator, self.backend)
+        return {member for member, capabilities in members.items()
+                if isinstance(capabilities, dict) and capabilities.get('epoch') == current}
 
 
 class ToozDriver:
@@ -146,14 +153,9 @@ class ToozDriver:
         with self._reader_lock:
             if self._reader is None:
                 self._reader = _Reader(self.backend)
-        members, current = self._reader.members()
-        up = set()
-        for host, service in services.items():
-            capabilities = members.get(host.encode())
-            if (not service['forced_down'] and isinstance(capabilities, dict)
-                    and capabilities.get('epoch') == current):
-                up.add(host)
-        return up
+        members = self._reader.members()
+        return {host for host, service in services.items()
+                if not service['forced_down'] and host.encode() in members}
 
     def heartbeat_loop(self, service, interval, stop_event):
         membership = _Membership(self.backend, service['host'])

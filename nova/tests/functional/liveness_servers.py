@@ -98,7 +98,8 @@ class Redis(_Server):
 
     def _command(self):
         return [self.binary, '--port', str(self.port), '--bind', '127.0.0.1',
-                '--save', '', '--appendonly', 'no', '--dir', self.dir]
+                '--save', '', '--appendonly', 'no', '--dir', self.dir,
+                '--maxclients', '15000']   # heartbeat_scale: a connection per member
 
     def _answers(self):
         try:
@@ -141,8 +142,11 @@ class Etcd(_Server):
     binary = 'etcd'
 
     def _choose_ports(self):
-        self.port = free_port()
-        self.peer_port = free_port()
+        # both bound at once, or the kernel may hand out the same port twice
+        with socket.socket() as client, socket.socket() as peer:
+            client.bind(('127.0.0.1', 0))
+            peer.bind(('127.0.0.1', 0))
+            self.port, self.peer_port = client.getsockname()[1], peer.getsockname()[1]
 
     @property
     def url(self):
