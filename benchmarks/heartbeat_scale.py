@@ -316,6 +316,7 @@ def main():
     if args.read_cost_only:
         return
     data_dir = args.data_dir or tempfile.mkdtemp(prefix='heartbeat-scale-')
+    os.makedirs(data_dir, exist_ok=True)
     load_runs(names, args.seconds, args.threads, data_dir)
 
 
