@@ -158,6 +158,9 @@ def main(argv=None):
         for host in hosts:
             spawn('nova-compute-' + host,
                   [python, '-m', 'nova.cmd.compute', '--host', host] + config_args)
+        # its own process, never inside the API's forked workers
+        spawn('nova-host-status-watcher',
+              [python, '-m', 'nova.cmd.host_status_watcher'] + config_args)
         wait_for_api('http://127.0.0.1:%d/' % args.port, processes)
         print(banner(data_dir, args.port, hosts), flush=True)
         while True:

@@ -37,3 +37,17 @@ def code(service):
 def _code(status):
     # inline, not a bound parameter: constants of the statement
     return sa.literal_column(str(STATUSES.index(status)), sa.Integer())
+
+
+def host_status(service, alive):
+    """The legacy value for one host in Python: ``service`` is its live
+    nova-compute row (a mapping with ``disabled`` and ``forced_down``) or
+    None, ``alive`` what the servicegroup says of it. Same precedence as
+    code()."""
+    if service is None:
+        return NONE
+    if service['forced_down']:
+        return DOWN
+    if service['disabled']:
+        return MAINTENANCE
+    return UP if alive else UNKNOWN

@@ -8,11 +8,12 @@ from nova.conf import api
 from nova.conf import compute
 from nova.conf import database
 from nova.conf import default
+from nova.conf import host_status_watcher
 from nova.conf import servicegroup
 
 CONF = cfg.CONF
 
-MODULES = (default, api, database, servicegroup, compute)
+MODULES = (default, api, database, servicegroup, compute, host_status_watcher)
 
 for _module in MODULES:
     _module.register_opts(CONF)

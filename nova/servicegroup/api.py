@@ -26,6 +26,11 @@ class API:
         """``service`` is a row read with its ``is_up`` (db.service_list)."""
         return bool(service['is_up'])
 
+    def hosts_up(self, services):
+        """The hosts of ``services`` ({host: live row read with is_up})
+        whose service is alive."""
+        return {host for host, row in services.items() if row['is_up']}
+
     def join(self, service_id, stop_event):
         """Heartbeat for ``service_id`` until stop_event is set (blocking)."""
         self._driver.heartbeat_loop(service_id, CONF.report_interval, stop_event)

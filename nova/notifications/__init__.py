@@ -1,0 +1,1 @@
+"""Versioned notifications (Nova's envelope) over oslo.messaging."""
