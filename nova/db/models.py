@@ -163,6 +163,8 @@ class HostStatusEvent(Base):
         # retention pruning and undelivered retries
         sa.Index('host_status_events_at_idx', 'at'),
         sa.Index('host_status_events_delivered_id_idx', 'delivered_at', 'id'),
+        # never reuse an id once pruned: a cursor past it must not skip new ones
+        {'sqlite_autoincrement': True},
     )
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)

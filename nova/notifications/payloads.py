@@ -4,7 +4,7 @@ object form ({nova_object.name, .namespace, .version, .data}).
 Bump a payload's version when its fields change: a minor version for an
 added field, a major one for anything a consumer could trip on.
 """
-import hashlib
+from nova.compute.host_id import host_id
 
 SERVICE_HOST_STATUS = ('ServiceHostStatusPayload', '1.0')
 INSTANCE_HOST_STATUS = ('InstanceHostStatusPayload', '1.0')
@@ -22,11 +22,6 @@ def versioned(kind, data):
 
 def isotime(value):
     return value.isoformat(timespec='microseconds') + 'Z' if value is not None else None
-
-
-def host_id(project_id, host):
-    """The hostId a project's users see for ``host`` (as in the servers API)."""
-    return hashlib.sha224((project_id + host).encode('utf-8')).hexdigest() if host else ''
 
 
 def _transition(event):

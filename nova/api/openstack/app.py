@@ -21,6 +21,7 @@ from nova.api.openstack import faults
 from nova.api.openstack import router as router_mod
 from nova.api.openstack import wsgi
 from nova.api.openstack.compute import flavors
+from nova.api.openstack.compute import host_status_events
 from nova.api.openstack.compute import servers
 from nova.api.openstack.compute import services
 from nova.api.openstack.compute import versions
@@ -48,6 +49,7 @@ def build_router():
     router.add('flavors', GET=flavor.index)
     router.add('flavors/detail', GET=flavor.detail)
     router.add('flavors/{id}', GET=flavor.show)
+    router.add('os-host-status-events', GET=host_status_events.HostStatusEventsController().index)
     return router
 
 

@@ -58,6 +58,8 @@ def upgrade():
         sa.Column('last_seen_up', Timestamp, nullable=True),
         sa.Column('delivered_at', Timestamp, nullable=True),
         sa.UniqueConstraint('uuid', name='uniq_host_status_events0uuid'),
+        # never reuse an id once pruned: a cursor past it must not skip new ones
+        sqlite_autoincrement=True,
         **TABLE_OPTIONS,
     )
     op.create_index('host_status_events_host_id_idx', 'host_status_events', ['host', 'id'])
