@@ -62,6 +62,7 @@ class Watcher:
 
     def run(self):
         """Watch until stop(); gives the lease up on the way out."""
+        LOG.info('watcher %s started, standing by until it holds the lease', self.holder)
         sender = threading.Thread(target=self._deliver_loop, name='deliver', daemon=True)
         sender.start()
         try:
