@@ -77,6 +77,11 @@ class Watcher:
                         LOG.error('database unavailable: %s', exc)
                     self._db_error = True
                     self._set_active(False)
+                except Exception:
+                    # a bug must not end the watching: the next tick compares
+                    # again from the stored state
+                    LOG.exception('watch tick failed')
+                    self._set_active(False)
                 self.stop_event.wait(CONF.host_status_watcher.interval)
         finally:
             sender.join(5)
@@ -157,6 +162,10 @@ class Watcher:
                         store.mark_delivered(event['id'])
             except db_exc.DBError as exc:
                 LOG.warning('delivery paused, database unavailable: %s', exc)
+                self.stop_event.wait(1.0)
+                self._pending.set()
+            except Exception:
+                LOG.exception('delivery failed; retrying the undelivered events')
                 self.stop_event.wait(1.0)
                 self._pending.set()
 

@@ -15,9 +15,9 @@ _lock = threading.Lock()
 _factory = None
 # oslo.db's thread_checkin: time.sleep(0) whenever a connection goes back to
 # the pool. Where several threads write (nova-compute's heartbeat and work
-# loop) it gives a writer waiting on SQLite's lock its turn. An API worker
-# serves one request at a time (gunicorn sync), so there it only hands the
-# CPU to other processes mid-request: serve_requests() turns it off.
+# loop) it gives a writer waiting on SQLite's lock its turn. An API worker's
+# writes are single short statements, so there it mostly hands the CPU away
+# mid-request: serve_requests() turns it off.
 _yield_at_checkin = True
 
 

@@ -14,6 +14,7 @@ import urllib.request
 
 import fixtures
 import psutil
+from testtools import content
 
 ADMIN = 'admin:admin'
 DEMO = 'demo:demo'
@@ -119,6 +120,16 @@ class AllInOne(fixtures.Fixture):
         self.log.close()
 
     _stopped = set()
+
+    def attach_logs_on_failure(self, test):
+        """Every log of the tree as a detail of ``test`` when it fails."""
+        def attach(exc_info):
+            log_dir = os.path.join(self.data_dir, 'logs')
+            for name in sorted(os.listdir(log_dir)):
+                with open(os.path.join(log_dir, name), 'rb') as f:
+                    test.addDetail(name, content.text_content(
+                        f.read()[-20000:].decode('utf-8', 'replace')))
+        test.addOnException(attach)
 
     def all_in_one_output(self):
         with open(os.path.join(self.data_dir, 'all-in-one.log'), 'rb') as f:

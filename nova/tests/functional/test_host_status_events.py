@@ -69,6 +69,7 @@ class HostStatusEventsTest(testtools.TestCase):
             'sqlite:///' + os.path.join(self.nova.data_dir, 'nova.sqlite'),
             poolclass=sa.pool.NullPool)
         self.addCleanup(self.engine.dispose)
+        self.nova.attach_logs_on_failure(self)
         for host in self.nova.host_names:
             self.rabbit.wait_for(is_event('service.host_status.update', host, 'registered'),
                                  30, 'registered ' + host)
