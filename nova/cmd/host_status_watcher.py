@@ -6,7 +6,7 @@ import sys
 
 import nova.conf
 from nova import config
-from nova.compute import host_status_watcher
+from nova.notifications import host_status_watcher
 
 CONF = nova.conf.CONF
 

@@ -1,6 +1,6 @@
 """What a compute service's state is, and what to call a change of it.
 
-Pure functions: the watcher (nova/compute/host_status_watcher.py) feeds them
+Pure functions: the watcher (nova/notifications/host_status_watcher.py) feeds them
 service rows and the servicegroup's answer, the database stores what they
 decide (nova/db/host_status_events.py).
 """

@@ -1,1 +1,2 @@
-"""Versioned notifications (Nova's envelope) over oslo.messaging."""
+"""Host status events: the watcher that notices and stores them, and their
+versioned notifications (Nova's envelope) over oslo.messaging."""

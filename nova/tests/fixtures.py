@@ -10,6 +10,7 @@ import sqlalchemy as sa
 import webob
 
 import nova.conf
+from nova.api.openstack import client_documents
 from nova.db import engine
 from nova.db import migration
 from nova.db.dbtime import db_now
@@ -17,7 +18,7 @@ from nova.db.models import instances, services
 from nova import policy
 
 CONF = nova.conf.CONF
-IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+IMAGE = client_documents.IMAGES[0]['id']      # cirros, the one image served
 
 
 class Database(fixtures.Fixture):

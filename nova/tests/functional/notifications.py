@@ -12,7 +12,7 @@ import fixtures
 import oslo_messaging
 from oslo_config import cfg
 
-from nova.tests.unit.db import backends
+from nova.tests.functional.db import backends
 
 TRANSPORT_URL = os.environ.get('NOVA_TEST_TRANSPORT_URL',
                                'rabbit://guest:guest@127.0.0.1:5672/')

@@ -5,10 +5,10 @@ import time
 
 from nova.api.openstack.compute import host_status_events as feed
 from nova.compute import host_status_transitions as transitions
-from nova.compute import host_status_watcher
+from nova.notifications import host_status_watcher
 from nova.db import host_status_events as store
 from nova.tests import fixtures as nova_fixtures
-from nova.tests.unit.db import backends
+from nova.tests.functional.db import backends
 
 UP = transitions.State('UP', 'up', 'enabled')
 STALE = transitions.State('UNKNOWN', 'stale', 'enabled')

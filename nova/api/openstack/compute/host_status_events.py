@@ -68,6 +68,8 @@ def decode_cursor(text):
 
 class HostStatusEventsController:
 
+    @validation.documented(query=schema.index_query['properties'],
+                           response=schema.index_response)
     def index(self, req):
         context = req.context
         policy.authorize(context, policies.LIST, {'project_id': context.project_id})
@@ -75,9 +77,7 @@ class HostStatusEventsController:
         with_hosts = policy.authorize(context, policies.LIST_HOSTS,
                                       {'project_id': context.project_id}, fatal=False)
         limit = min(int(query.get('limit', CONF.api.max_limit)), CONF.api.max_limit)
-        if limit < 1:
-            raise faults.BadRequest('limit param must be positive')
-        wait = float(query.get('wait', 0))
+        wait = min(float(query.get('wait', 0)), CONF.api.max_long_poll)
         server_id = query.get('server_id')
         per_server = server_id is not None or not with_hosts
         project_id = None if with_hosts else context.project_id

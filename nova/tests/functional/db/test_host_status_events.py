@@ -5,10 +5,10 @@ derived from the servers on the host when the event happened."""
 import time
 
 from nova.compute import host_status_transitions as transitions
-from nova.compute import host_status_watcher
+from nova.notifications import host_status_watcher
 from nova.db import host_status_events as store
 from nova.tests import fixtures as nova_fixtures
-from nova.tests.unit.db import backends
+from nova.tests.functional.db import backends
 
 UP = transitions.State('UP', 'up', 'enabled')
 STALE = transitions.State('UNKNOWN', 'stale', 'enabled')
