@@ -284,3 +284,32 @@ class HostStatusEventsTest(testtools.TestCase):
                                      before['admin_state']),
                                     (event['new_status'], event['liveness'],
                                      event['admin_state']), chain)
+
+    def test_long_polls_do_not_starve_the_api(self):
+        # one API worker of 8 threads: at most 4 waits, 2 per project
+        cursor = self.feed()['next']
+
+        def wait(token):
+            # a probe below may take a slot for a moment: then ask again
+            while self.nova.request('GET', FEED + '?wait=15&after=' + cursor,
+                                    token=token).status == 429:
+                time.sleep(0.05)
+        waits = [threading.Thread(target=wait, args=(token,))
+                 for token in (func.DEMO, func.DEMO, 'alt:alt', 'alt:alt')]
+        for thread in waits:
+            thread.start()
+        try:
+            # a short probe from a third project: refused once all four wait
+            self.nova._wait(lambda: self.nova.request(
+                'GET', FEED + '?wait=0.1&after=' + cursor, token='third:third').status == 429,
+                10, 'the worker cap')
+            self.assertEqual(429, self.nova.request(
+                'GET', FEED + '?wait=0.1&after=' + cursor, token=func.DEMO).status)
+            # everything else is served while they wait
+            self.assertEqual(200, self.nova.request('GET', '/v2.1/servers',
+                                                    token=func.DEMO).status)
+            self.feed('?after=' + cursor, token='third:third')      # no wait: at once
+            self.assertTrue(all(thread.is_alive() for thread in waits))
+        finally:
+            for thread in waits:
+                thread.join(30)
