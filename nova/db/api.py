@@ -82,8 +82,10 @@ def compute_services(conn, hosts):
     if not hosts:
         return {}
     rows = conn.execute(_compute_services_query(), {
-        'hosts': hosts, 'service_down_time': CONF.service_down_time}).mappings()
-    return {row['host']: row for row in rows}
+        'hosts': hosts, 'service_down_time': CONF.service_down_time}).all()
+    return {host: {'host': host, 'binary': binary, 'disabled': disabled,
+                   'forced_down': forced_down, 'is_up': is_up}
+            for host, binary, disabled, forced_down, is_up in rows}
 
 
 def joined_compute_services(rows):
