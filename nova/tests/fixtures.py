@@ -19,6 +19,11 @@ from nova import policy
 
 CONF = nova.conf.CONF
 IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+# The README's unknown-only example: project members see host_status only
+# while it is UNKNOWN (their host stopped reporting), never the other values.
+UNKNOWN_ONLY_POLICY = {
+    'os_compute_api:servers:show:host_status:unknown-only': 'rule:project_reader_or_admin',
+}
 
 
 class Database(fixtures.Fixture):

@@ -1,0 +1,106 @@
+"""The fixtures gabbi YAML files (gabbits/*.yaml) name in ``fixtures:``.
+
+``APIFixture`` gives each YAML file the real WSGI app (noauth2) on a fresh,
+migrated SQLite file, seeded with one server per host_status case and
+exposes their uuids as environment variables (``$ENVIRON['C_UP']``).
+Policy fixtures listed after it change the rules for the whole file.
+"""
+import os
+
+from gabbi import fixture
+
+from nova.tests import fixtures as nova_fixtures
+
+# Hosts, one per state of their nova-compute service (h-ghost has none,
+# h-not-compute only a nova-scheduler); servers: (name, host, project,
+# extra columns). The names are the reference captures' case names.
+SERVICES = (
+    ('h-up', {}),
+    ('h-stale', {'seconds_ago': 7200}),
+    ('h-forced', {'forced_down': True}),
+    ('h-disabled', {'disabled': True, 'disabled_reason': 'maintenance'}),
+    ('h-forced-disabled', {'forced_down': True, 'disabled': True}),
+    # an old, deleted, fenced row under the live one must not count
+    ('h-reborn', {'forced_down': True, 'disabled': True, 'deleted': True}),
+    ('h-reborn', {}),
+    ('h-not-compute', {'binary': 'nova-scheduler'}),
+)
+SERVERS = (
+    ('c-up', 'h-up', 'demo', {}),
+    ('c-stale', 'h-stale', 'demo', {}),
+    ('c-forced', 'h-forced', 'demo', {}),
+    ('c-disabled', 'h-disabled', 'demo', {}),
+    ('c-forced-dis', 'h-forced-disabled', 'demo', {}),
+    ('c-nohost-cell0', None, 'demo', {}),
+    ('c-nohost-build', None, 'demo', {'vm_state': 'building',
+                                      'task_state': 'scheduling'}),
+    ('c-ghost', 'h-ghost', 'demo', {}),
+    ('c-reborn', 'h-reborn', 'demo', {}),
+    ('c-not-compute', 'h-not-compute', 'demo', {}),
+    ('alt-up', 'h-up', 'alt', {}),
+    ('alt-stale', 'h-stale', 'alt', {}),
+)
+
+# The file's APIFixture, for the fixtures that adjust what it set up.
+_current = None
+
+
+def environ_name(server_name):
+    """'c-forced-dis' -> 'C_FORCED_DIS'."""
+    return server_name.upper().replace('-', '_')
+
+
+class _LazyApp:
+    """gabbi asks for the app before any fixture runs; build it on the
+    first request, once the file's database and policy are in place."""
+
+    def __init__(self):
+        self._app = None
+
+    def __call__(self, environ, start_response):
+        if self._app is None:
+            self._app = nova_fixtures.API().app
+        return self._app(environ, start_response)
+
+
+def setup_app():
+    return _LazyApp()
+
+
+class APIFixture(fixture.GabbiFixture):
+    """A fresh database and the policy defaults, seeded with every case."""
+
+    def start_fixture(self):
+        global _current
+        self.database = nova_fixtures.Database()
+        self.database.setUp()
+        self.policy = nova_fixtures.Policy()
+        self.policy.setUp()
+        self.environ = {}
+        for host, values in SERVICES:
+            nova_fixtures.add_service(host, **values)
+        for name, host, project, values in SERVERS:
+            uuid = nova_fixtures.add_server(name, host=host, project_id=project,
+                                            user_id=project, **values)
+            self.environ[environ_name(name)] = uuid
+        self.environ['MISSING_SERVER'] = '00000000-0000-0000-0000-000000000042'
+        os.environ.update(self.environ)
+        _current = self
+
+    def stop_fixture(self):
+        global _current
+        _current = None
+        for name in self.environ:
+            os.environ.pop(name, None)
+        self.policy.cleanUp()
+        self.database.cleanUp()
+
+
+class UnknownOnlyPolicy(fixture.GabbiFixture):
+    """nova_fixtures.UNKNOWN_ONLY_POLICY written to the file's policy.yaml."""
+
+    def start_fixture(self):
+        _current.policy.set_rules(nova_fixtures.UNKNOWN_ONLY_POLICY)
+
+    def stop_fixture(self):
+        _current.policy.set_rules({})
