@@ -104,3 +104,15 @@ class UnknownOnlyPolicy(fixture.GabbiFixture):
 
     def stop_fixture(self):
         _current.policy.set_rules({})
+
+
+class MembersSeeHostStatusPolicy(fixture.GabbiFixture):
+    """The full host_status rule granted to the owning project's readers."""
+
+    RULES = {'os_compute_api:servers:show:host_status': 'rule:project_reader_or_admin'}
+
+    def start_fixture(self):
+        _current.policy.set_rules(self.RULES)
+
+    def stop_fixture(self):
+        _current.policy.set_rules({})
