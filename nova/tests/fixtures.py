@@ -14,7 +14,7 @@ from nova.db import api as db_api
 from nova.db import engine
 from nova.db import migration
 from nova.db.dbtime import db_now
-from nova.db.models import instances, services
+from nova.db.models import services
 from nova import policy
 
 CONF = nova.conf.CONF

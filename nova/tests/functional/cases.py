@@ -16,6 +16,7 @@ Hosts (AllInOne(hosts=6)):
     (none)  c-nohost-cell0 (no valid host: ERROR), c-nohost-build (BUILD)
 """
 import datetime
+import json
 import os
 import uuid as uuidlib
 
@@ -24,6 +25,7 @@ import testtools
 
 from nova.db import dbtime
 from nova.db import models
+from nova.tests import fixtures as nova_fixtures
 from nova.tests.functional import clients
 from nova.tests.functional import fixtures as func
 
@@ -39,8 +41,7 @@ EXPECTED = {'c-up': 'UP', 'c-stale': 'UNKNOWN', 'c-forced': 'DOWN',
 # admin's own servers (the captures list two of them as 'bulk-0000N')
 ADMIN_SERVERS = ('bulk-00001', 'bulk-00000')
 OTHER_PROJECT = 'bulk-00000'
-UNKNOWN_ONLY_POLICY = ('"os_compute_api:servers:show:host_status:unknown-only": '
-                       '"rule:project_reader_or_admin"\n')
+UNKNOWN_ONLY_POLICY = json.dumps(nova_fixtures.UNKNOWN_ONLY_POLICY) + '\n'   # policy.yaml text
 
 
 def all_in_one():

@@ -20,6 +20,7 @@ import re
 import testtools
 
 import nova
+from nova.tests.functional import cases
 from nova.tests.functional import fixtures as func
 
 ADMIN, DEMO = func.ADMIN, func.DEMO
@@ -211,8 +212,7 @@ class HostStatusSamplesTest(SampleTestCase):
         self.verify('services-list-2.11-resp.json', resp, body=by_host(resp))
 
         with open(os.path.join(nova.data_dir, 'policy.yaml'), 'w') as f:
-            f.write('"os_compute_api:servers:show:host_status:unknown-only": '
-                    '"rule:project_reader_or_admin"\n')
+            f.write(cases.UNKNOWN_ONLY_POLICY)
         nova._wait(lambda: 'host_status' in nova.show(
             uuids['on-unknown-host'], token=DEMO).json['server'], 10, 'policy reload')
         self.verify('servers-detail-unknown-only-resp.json', nova.request(

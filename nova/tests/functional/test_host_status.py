@@ -4,6 +4,7 @@ import os
 
 import testtools
 
+from nova.tests.functional import cases
 from nova.tests.functional import fixtures as func
 
 ADMIN, DEMO = func.ADMIN, func.DEMO
@@ -40,18 +41,6 @@ class HostStatusFlowTest(testtools.TestCase):
         detail = self.nova.request('GET', '/v2.1/servers/detail', token=DEMO, version='2.16')
         self.assertNotIn('host_status', detail.json['servers'][0])
 
-    def test_disable_gives_maintenance_and_enable_gives_up(self):
-        uuid = self._server_on('host-1')
-        resp = self.nova.service_action('disable-log-reason', 'host-1',
-                                        disabled_reason='kernel upgrade')
-        self.assertEqual(200, resp.status)
-        self.assertEqual('MAINTENANCE', self.nova.show(uuid).json['server']['host_status'])
-        detail = self.nova.request('GET', '/v2.1/servers/detail?all_tenants=1',
-                                   version='2.16').json['servers']
-        self.assertEqual(['MAINTENANCE'], [s['host_status'] for s in detail])
-        self.nova.service_action('enable', 'host-1')
-        self.assertEqual('UP', self.nova.show(uuid).json['server']['host_status'])
-
     def test_force_down_wins_over_disabled(self):
         uuid = self._server_on('host-1')
         resp = self.nova.service_action('force-down', 'host-1', forced_down=True)
@@ -67,12 +56,6 @@ class HostStatusFlowTest(testtools.TestCase):
         services = {s['host']: s for s in self.nova.services()}
         self.assertEqual('disabled', services['host-1']['status'])
         self.assertFalse(services['host-1']['forced_down'])
-
-    def test_force_down_is_not_served_before_2_11(self):
-        resp = self.nova.service_action('force-down', 'host-1', version='2.10',
-                                        forced_down=True)
-        self.assertEqual(404, resp.status)
-        self.assertEqual('itemNotFound', list(resp.json)[0])
 
     def test_frozen_compute_is_unknown_then_up_when_thawed(self):
         uuid = self._server_on('host-1')
@@ -129,8 +112,7 @@ class HostStatusFlowTest(testtools.TestCase):
                         .get('host_status') == 'UP', 10, 'policy reload')
         # unknown-only: members see the key only while the host is UNKNOWN
         with open(policy_file, 'w') as f:
-            f.write('"os_compute_api:servers:show:host_status:unknown-only": '
-                    '"rule:project_reader_or_admin"\n')
+            f.write(cases.UNKNOWN_ONLY_POLICY)
         self.nova._wait(lambda: 'host_status' not in self.nova.show(
             uuid, token=DEMO).json['server'], 10, 'policy reload')
         self.nova.freeze('host-1')

@@ -180,55 +180,6 @@ class ListQueryTest(nova_fixtures.APITestCase):
         self.assertEqual(403, self.get('?sort_key=host').status_int)
 
 
-class ServicesAPITest(nova_fixtures.APITestCase):
-
-    def setUp(self):
-        super().setUp()
-        nova_fixtures.add_service('h1')
-
-    def put(self, action, body, version='2.16'):
-        return self.api.request('PUT', '/v2.1/os-services/' + action, body=body,
-                                version=version)
-
-    def service(self):
-        return self.api.request('GET', '/v2.1/os-services?host=h1',
-                                version='2.16').json['services'][0]
-
-    def test_list_keys(self):
-        self.assertEqual({'id', 'binary', 'host', 'zone', 'status', 'state', 'updated_at',
-                          'disabled_reason', 'forced_down'}, set(self.service()))
-        old = self.api.request('GET', '/v2.1/os-services', version='2.10').json['services']
-        self.assertNotIn('forced_down', old[0])
-
-    def test_disable_log_reason_and_enable(self):
-        resp = self.put('disable-log-reason', {'host': 'h1', 'binary': 'nova-compute',
-                                               'disabled_reason': 'fan'})
-        self.assertEqual({'service': {'host': 'h1', 'binary': 'nova-compute',
-                                      'status': 'disabled', 'disabled_reason': 'fan'}},
-                         resp.json)
-        self.assertEqual(('disabled', 'fan'), (self.service()['status'],
-                                               self.service()['disabled_reason']))
-        self.put('enable', {'host': 'h1', 'binary': 'nova-compute'})
-        self.assertEqual(('enabled', None), (self.service()['status'],
-                                             self.service()['disabled_reason']))
-
-    def test_errors_change_nothing(self):
-        cases = [
-            ('disable', {'host': 'nope', 'binary': 'nova-compute'}, 404),
-            ('disable', {'host': 'h1'}, 400),
-            ('disable', {'host': 'h1', 'binary': 'nova-compute', 'extra': 1}, 400),
-            ('disable-log-reason', {'host': 'h1', 'binary': 'nova-compute'}, 400),
-            ('force-down', {'host': 'h1', 'binary': 'nova-compute'}, 400),
-            ('force-down', {'host': 'h1', 'binary': 'nova-compute',
-                            'forced_down': 'yes'}, 400),
-            ('reboot', {'host': 'h1', 'binary': 'nova-compute'}, 404),
-        ]
-        for action, body, code in cases:
-            self.assertEqual(code, self.put(action, body).status_int, (action, body))
-        self.assertEqual(('enabled', False), (self.service()['status'],
-                                              self.service()['forced_down']))
-
-
 class SchedulingTest(nova_fixtures.APITestCase):
 
 
