@@ -56,7 +56,7 @@ def database(args, data_dir):
     if args.backend == 'sqlite':
         yield []
         return
-    from nova.tests.unit.db import backends   # the test requirements' provisioning
+    from nova.tests.functional.db import backends   # the test requirements' provisioning
     created = backends.Database(args.backend)
     try:
         os.makedirs(data_dir, exist_ok=True)

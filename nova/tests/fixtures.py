@@ -10,6 +10,7 @@ import sqlalchemy as sa
 import webob
 
 import nova.conf
+from nova.api.openstack import client_documents
 from nova.db import api as db_api
 from nova.db import engine
 from nova.db import migration
@@ -18,7 +19,7 @@ from nova.db.models import services
 from nova import policy
 
 CONF = nova.conf.CONF
-IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+IMAGE = client_documents.IMAGES[0]['id']      # cirros, the one image served
 # The README's unknown-only example: project members see host_status only
 # while it is UNKNOWN (their host stopped reporting), never the other values.
 UNKNOWN_ONLY_POLICY = {

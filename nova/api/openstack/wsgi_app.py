@@ -5,13 +5,13 @@
 Config files come from NOVA_CONFIG_FILES (comma-separated) or the usual
 oslo.config search path (/etc/nova/nova.conf, ~/.nova/nova.conf, ...).
 """
-import gc
 import os
 
 from oslo_middleware import http_proxy_to_wsgi
 
 import nova.conf
 from nova import config
+from nova.api.openstack import gc_tuning
 
 CONF = nova.conf.CONF
 
@@ -28,25 +28,9 @@ def load_app():
     return application
 
 
-def tune_gc():
-    """For a process that serves the API, once its app is loaded.
-
-    A page of 1000 servers allocates some 10,000 containers that reference
-    counting frees on its own; at Python's default threshold (700) the
-    cyclic collector ran a dozen times during one such request, and every
-    tenth request or so a full collection walked every object the process
-    had loaded: a quarter of the CPU time on average, most of the p90.
-    What was loaded stays (frozen out of collections); young objects are
-    examined every 10,000 net allocations instead of 700.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10000, 10, 10)
-
-
 def init_application():
     files = os.environ.get('NOVA_CONFIG_FILES')
     config.parse_args([], default_config_files=files.split(',') if files else None)
     application = load_app()
-    tune_gc()
+    gc_tuning.tune()
     return application

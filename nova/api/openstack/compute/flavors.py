@@ -1,7 +1,7 @@
 """/flavors: list, detail, show."""
 from nova.api.openstack import common
-from nova.api.openstack import faults
 from nova.db import api as db
+from nova import exception
 
 
 def _basic(links, row):
@@ -34,8 +34,8 @@ class FlavorsController:
         links = common.Links(req, 'flavors')
         return {'flavors': [_detail(links, row) for row in db.flavor_list()]}
 
-    def show(self, req, id):
-        row = db.flavor_get(id)
+    def show(self, req, flavor_id):
+        row = db.flavor_get(flavor_id)
         if row is None:
-            raise faults.NotFound('Flavor %s could not be found.' % id)
+            raise exception.FlavorNotFound(flavor_id=flavor_id)
         return {'flavor': _detail(common.Links(req, 'flavors'), row)}

@@ -2,17 +2,21 @@
 MariaDB/MySQL and PostgreSQL exactly as the API evaluates them: in the
 statement that reads the servers (show and detail) or the services."""
 import datetime
+import types
 
 import sqlalchemy as sa
 
+from nova.compute import api as compute
 from nova.compute import host_status as hs
 from nova.db import api as db
 from nova.db import engine
 from nova.db import models
+from nova import servicegroup
 from nova.tests import fixtures as nova_fixtures
-from nova.tests.unit.db import backends
+from nova.tests.functional.db import backends
 
 DOWN_TIME = 60
+ADMIN = types.SimpleNamespace(is_admin=True, project_id='admin')
 
 
 class _LivenessTests:
@@ -22,28 +26,29 @@ class _LivenessTests:
         backends.override(self, 'service_down_time', DOWN_TIME)
 
     def host_status(self, uuid):
-        """What show, a short detail page (joined) and a long one (its
-        hosts' statuses in a statement of their own) all render for it."""
-        with engine.reader() as conn:
-            shown = db.instance_get(conn, uuid, with_service=True)
-            page = db.instance_list(conn, {}, ['id'], ['asc'], 1000, with_service=True)
-            by_host = db.host_status_codes(conn, {shown['host']} - {None})
-        listed = [row for row in page if row['uuid'] == uuid][0]
-        self.assertEqual(shown['host_status_code'], listed['host_status_code'])
-        self.assertEqual(shown['host_status_code'], by_host.get(shown['host'], 0))
-        return hs.STATUSES[shown['host_status_code']]
+        """What show, a short detail page (its hosts' services joined) and a
+        long one (read in a statement of their own) all render for it."""
+        row, shown = compute.show(ADMIN, uuid, with_host_status=True)
+        found = {shown.get(row['host'], hs.NONE)}
+        for limit in (compute.HOST_STATUS_JOIN_MAX, compute.HOST_STATUS_JOIN_MAX + 1):
+            rows, statuses = compute.get_all({}, ['id'], ['asc'], limit, None, True)
+            self.assertIn(uuid, [r['uuid'] for r in rows])
+            found.add(statuses.get(row['host'], hs.NONE))
+        self.assertEqual(1, len(found), found)
+        return found.pop()
 
     def test_one_statement_for_many_hosts(self):
         expected = {}
-        for index in range(37):     # not a power of two: the last host fills the slots
+        for index in range(37):
             host = 'host-%02d' % index
             nova_fixtures.add_service(host, seconds_ago=7200 if index % 3 else 1,
                                       disabled=index % 5 == 0)
             expected[host] = (hs.MAINTENANCE if index % 5 == 0 else
                               hs.UNKNOWN if index % 3 else hs.UP)
         with engine.reader() as conn:
-            found = db.host_status_codes(conn, set(expected) | {'host-unregistered'})
-        self.assertEqual(expected, {host: hs.STATUSES[code] for host, code in found.items()})
+            services = db.compute_services(conn, set(expected) | {'host-unregistered', None})
+        found = hs.by_host(services, servicegroup.API().hosts_up(services))
+        self.assertEqual(expected, found)
 
     def is_up(self, host):
         return db.service_list(host=host, binary=db.COMPUTE_BINARY)[0]['is_up']
