@@ -41,6 +41,9 @@ SERVERS = (
     ('alt-stale', 'h-stale', 'alt', {}),
 )
 
+# an image id that is not the one the servers above boot from
+OTHER_IMAGE = '6c1d3f2a-9b0e-4c55-8a51-3f5f0c0a7e11'
+
 # The file's APIFixture, for the fixtures that adjust what it set up.
 _current = None
 
@@ -70,6 +73,9 @@ def setup_app():
 class APIFixture(fixture.GabbiFixture):
     """A fresh database and the policy defaults, seeded with every case."""
 
+    services = SERVICES
+    servers = SERVERS
+
     def start_fixture(self):
         global _current
         self.database = nova_fixtures.Database()
@@ -77,13 +83,15 @@ class APIFixture(fixture.GabbiFixture):
         self.policy = nova_fixtures.Policy()
         self.policy.setUp()
         self.environ = {}
-        for host, values in SERVICES:
+        for host, values in self.services:
             nova_fixtures.add_service(host, **values)
-        for name, host, project, values in SERVERS:
-            uuid = nova_fixtures.add_server(name, host=host, project_id=project,
-                                            user_id=project, **values)
+        for name, host, project, values in self.servers:
+            values = dict({'user_id': project}, **values)
+            uuid = nova_fixtures.add_server(name, host=host, project_id=project, **values)
             self.environ[environ_name(name)] = uuid
         self.environ['MISSING_SERVER'] = '00000000-0000-0000-0000-000000000042'
+        self.environ['IMAGE'] = nova_fixtures.IMAGE
+        self.environ['OTHER_IMAGE'] = OTHER_IMAGE
         os.environ.update(self.environ)
         _current = self
 
@@ -94,6 +102,26 @@ class APIFixture(fixture.GabbiFixture):
             os.environ.pop(name, None)
         self.policy.cleanUp()
         self.database.cleanUp()
+
+
+class ListFixture(APIFixture):
+    """Project demo's servers for the list's filters, sorting and paging:
+    s00..s06 on h1, then one server per filter value."""
+
+    services = (('h1', {}), ('h2', {}))
+    servers = tuple(('s%02d' % i, 'h1', 'demo', {}) for i in range(7)) + (
+        ('big', 'h1', 'demo', {'flavor_id': '3'}),
+        ('other-image', 'h2', 'demo', {'node': 'n2', 'image_ref': OTHER_IMAGE}),
+        ('batch', 'h2', 'demo', {'reservation_id': 'r-batch001'}),
+        ('alt-user', 'h1', 'demo', {'user_id': 'alt'}),
+    )
+
+
+class CreateFixture(APIFixture):
+    """One enabled, heartbeating host and no servers yet."""
+
+    services = (('h1', {}),)
+    servers = ()
 
 
 class UnknownOnlyPolicy(fixture.GabbiFixture):
