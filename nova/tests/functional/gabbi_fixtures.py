@@ -1,9 +1,11 @@
 """The fixtures gabbi YAML files (gabbits/*.yaml) name in ``fixtures:``.
 
-``APIFixture`` gives each YAML file the real WSGI app (noauth2) on a fresh,
-migrated SQLite file, seeded with one server per host_status case and
-exposes their uuids as environment variables (``$ENVIRON['C_UP']``).
-Policy fixtures listed after it change the rules for the whole file.
+``APIFixture`` gives a YAML file the real WSGI app (noauth2) on a fresh,
+migrated SQLite file seeded with a server per host_status case, and
+exposes the servers' uuids as environment variables
+(``$ENVIRON['C_UP']``); ``ListFixture`` and ``CreateFixture`` seed other
+data the same way. Policy fixtures listed after one of them change the
+rules for the whole file.
 """
 import os
 
