@@ -6,6 +6,7 @@ import sqlalchemy as sa
 from oslo_db.sqlalchemy import enginefacade
 
 import nova.conf
+from nova.db import waits
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -50,6 +51,19 @@ def _connect_failure_is_disconnect(context):
 # On the class, so it also covers oslo.db's first connection, made inside
 # create_engine before an engine listener could be added.
 sa.event.listen(sa.engine.Engine, 'handle_error', _connect_failure_is_disconnect)
+
+
+def _bound_waits(dialect, connection_record, cargs, cparams):
+    waits.on_connect_arguments(dialect, cparams)
+
+
+def _bound_statement(conn, cursor, statement, parameters, context, executemany):
+    waits.on_statement(conn.connection.dbapi_connection)
+
+
+# On the class too, for the same reason: every connection, the first included.
+sa.event.listen(sa.engine.Engine, 'do_connect', _bound_waits)
+sa.event.listen(sa.engine.Engine, 'before_cursor_execute', _bound_statement)
 
 
 def _pool_sqlite_file(engine):
