@@ -4,20 +4,23 @@ from oslo_db import options as db_options
 DEFAULT_CONNECTION = 'sqlite:///nova.sqlite'
 
 response_timeout = cfg.FloatOpt(
-    'response_timeout', default=10.0, min=0,
+    'response_timeout', default=5.0, min=0,
     help='Seconds nova-api and nova-compute wait for the database server to '
          'answer one step (opening a connection, sending a statement, reading '
          'its result) before they give the connection up as hung and treat '
          'the database as unavailable: the API answers 503 '
-         'serviceUnavailable, a heartbeat is retried at the next '
-         'report_interval. A request gives up within 3 x this value (a read '
+         'serviceUnavailable, a failed heartbeat is retried at the next '
+         'report_interval, and both recover by themselves when the server '
+         'answers again. A read request gives up within 3 x this value (it '
          'is tried once more on a fresh connection), a write or a heartbeat '
-         'within 2 x; keep 3 x below the API worker timeout (60 s). It must '
-         'exceed your slowest legitimate statement. 0 waits forever. '
-         'nova-manage never gives up (schema migrations may be long). '
-         'MySQL/MariaDB (PyMySQL): its connect, read and write timeouts. '
-         'PostgreSQL (psycopg2): a client-side watchdog on every wait, since '
-         'libpq has no read timeout. SQLite: not applicable (a local file).')
+         'within 2 x: 15 s and 10 s by default. Keep 3 x below the API '
+         'worker timeout (60 s) and above your slowest legitimate statement. '
+         '0 waits for ever. nova-manage always waits (migrations may be '
+         'long). MariaDB/MySQL: PyMySQL\'s connect, read and write timeouts. '
+         'PostgreSQL: a client-side watchdog on every wait of psycopg2 '
+         '(libpq has no read timeout, and neither statement_timeout nor TCP '
+         'keepalives fire behind a peer that accepts and stops answering). '
+         'SQLite: not used.')
 
 
 def register_opts(conf):
