@@ -49,7 +49,7 @@ class GunicornApp(gunicorn_base.BaseApplication):
         # Each worker builds its own app, engine and policy enforcer.
         from nova.api.openstack import wsgi_app
         application = wsgi_app.load_app()
-        wsgi_app.tune_gc()
+        wsgi_app.serve()
         return application
 
 

@@ -6,7 +6,6 @@ from oslo_config import cfg
 import nova.conf
 from nova import config
 from nova.db import migration
-from nova.db import waits
 
 CONF = nova.conf.CONF
 
@@ -22,7 +21,6 @@ def add_command_parsers(subparsers):
 def main(argv=None):
     CONF.register_cli_opt(cfg.SubCommandOpt('category', handler=add_command_parsers))
     config.parse_args(sys.argv[1:] if argv is None else argv)
-    waits.unbounded()     # a migration may rightly take longer than any request
     if CONF.category.action == 'sync':
         migration.db_sync()
         print('database schema at revision %s' % migration.db_version())

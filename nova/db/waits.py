@@ -16,9 +16,12 @@ response_timeout, per driver:
   connection is closed, and the error is a disconnect (oslo.db's
   DBConnectionError, the API's 503).
 
-A wait that is long on purpose (a long poll blocking in one statement)
-takes ``allowing(seconds)`` around it; a long poll made of short
-statements needs nothing, the bound being per wait, not per request.
+Only the serving processes bound their waits (``enable()``: nova-api's
+workers, nova-compute); nova-manage, whose migrations may rightly be long,
+and tools that bulk-load data do not. A wait that is long on purpose (a
+long poll blocking in one statement) takes ``allowing(seconds)`` around
+it; a long poll made of short statements needs nothing, the bound being
+per wait, not per request.
 """
 import contextlib
 import select
@@ -30,11 +33,16 @@ import nova.conf
 CONF = nova.conf.CONF
 
 _local = threading.local()
-_enabled = True
+_enabled = False
 
 
-def unbounded():
-    """For nova-manage: wait as long as the server takes (migrations)."""
+def enable():
+    """For a process that serves (API worker, compute): bound every wait."""
+    global _enabled
+    _enabled = True
+
+
+def disable():
     global _enabled
     _enabled = False
 

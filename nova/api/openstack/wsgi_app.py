@@ -47,9 +47,17 @@ def tune_gc():
     gc.set_threshold(10000, 10, 10)
 
 
+def serve():
+    """For a process about to serve the loaded app (a worker of nova-api,
+    uwsgi or mod_wsgi): bounded waits on the database, the GC tuned."""
+    from nova.db import waits
+    waits.enable()
+    tune_gc()
+
+
 def init_application():
     files = os.environ.get('NOVA_CONFIG_FILES')
     config.parse_args([], default_config_files=files.split(',') if files else None)
     application = load_app()
-    tune_gc()
+    serve()
     return application
