@@ -17,9 +17,10 @@ response_timeout = cfg.FloatOpt(
          'worker timeout (60 s) and above your slowest legitimate statement. '
          '0 waits for ever. nova-manage always waits (migrations may be '
          'long). MariaDB/MySQL: PyMySQL\'s connect, read and write timeouts. '
-         'PostgreSQL: a client-side watchdog on every wait of psycopg2 '
-         '(libpq has no read timeout, and neither statement_timeout nor TCP '
-         'keepalives fire behind a peer that accepts and stops answering). '
+         'PostgreSQL: libpq\'s connect_timeout (whole seconds, at least 2) '
+         'and a client-side watchdog on every round trip (libpq has no read '
+         'timeout, and neither statement_timeout nor TCP keepalives fire '
+         'behind a peer that accepts and stops answering). '
          'SQLite: not used.')
 
 
