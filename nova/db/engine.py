@@ -63,7 +63,6 @@ def _bound_statement(conn, cursor, statement, parameters, context, executemany):
 
 # On the class too, for the same reason: every connection, the first included.
 sa.event.listen(sa.engine.Engine, 'do_connect', _bound_waits)
-sa.event.listen(sa.engine.Engine, 'before_cursor_execute', _bound_statement)
 
 
 def _pool_sqlite_file(engine):
@@ -109,6 +108,8 @@ def get_factory():
                 if engine.dialect.name == 'sqlite':
                     _pool_sqlite_file(engine)
                     sa.event.listen(engine, 'connect', _tune_sqlite)
+                elif engine.dialect.driver == 'pymysql':
+                    sa.event.listen(engine, 'before_cursor_execute', _bound_statement)
                 _factory = factory
     return _factory
 

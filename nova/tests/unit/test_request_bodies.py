@@ -21,18 +21,20 @@ def nested(depth):
 
 
 class CountingStream(io.RawIOBase):
-    """An endless body that counts what the server read of it."""
+    """A 50 MB body of spaces that counts what the server read of it."""
 
-    def __init__(self):
+    def __init__(self, size=50 * 1000 * 1000):
         self.read_bytes = 0
+        self.size = size
 
     def readable(self):
         return True
 
     def readinto(self, buffer):
-        buffer[:] = b' ' * len(buffer)
-        self.read_bytes += len(buffer)
-        return len(buffer)
+        count = min(len(buffer), self.size - self.read_bytes)
+        buffer[:count] = b' ' * count
+        self.read_bytes += count
+        return count
 
 
 class _AppTest(testtools.TestCase):
@@ -53,9 +55,10 @@ class _AppTest(testtools.TestCase):
             req.body = raw.encode() if isinstance(raw, str) else raw
         else:
             req.body_file = raw
-        if not content_length:
+        if not content_length:           # chunked, as gunicorn hands it over
             req.headers.pop('Content-Length', None)
-            req.environ['wsgi.input_terminated'] = True   # as gunicorn does for chunked
+            req.headers['Transfer-Encoding'] = 'chunked'
+            req.environ['wsgi.input_terminated'] = True
         return req.get_response(self.app)
 
     def assertFault(self, name, code, resp):
@@ -126,6 +129,20 @@ class BodySizeLimitTest(_AppTest):
         # webob reads 64 KiB at a time; the limiter stops at the first read past it
         self.assertLess(stream.read_bytes, LIMIT + 2 * 65536)
         self.assertIn('compute 2.1', resp.headers['OpenStack-API-Version'])
+
+    def test_without_length_or_chunks_there_is_no_body(self):
+        # HTTP's rule; the limiter is skipped there, so nothing may be read
+        stream = CountingStream()
+        req = webob.Request.blank('/v2.1/servers', method='POST',
+                                  base_url='http://127.0.0.1:8774')
+        req.headers['X-Auth-Token'] = 'admin:admin'
+        req.content_type = 'application/json'
+        req.body_file_raw = stream
+        req.environ['wsgi.input_terminated'] = True
+        req.headers.pop('Content-Length', None)
+        message = self.assertFault('badRequest', 400, req.get_response(self.app))
+        self.assertEqual('The request body is empty.', message)
+        self.assertEqual(0, stream.read_bytes)
 
     def test_bodies_at_the_limit_are_served(self):
         raw = '{"server": {"name": "vm", "imageRef": "%s", "flavorRef": "1"}}' % (
