@@ -109,15 +109,23 @@ class DeepJSONTest(_AppTest):
 
 class BodySizeLimitTest(_AppTest):
 
-    def test_declared_length_over_the_limit_is_refused_unread(self):
-        stream = CountingStream()
+    def streamed(self, stream, content_length=None):
+        """POST /servers with ``stream`` as the raw input, as the server hands it."""
         req = webob.Request.blank('/v2.1/servers', method='POST',
                                   base_url='http://127.0.0.1:8774')
         req.headers['X-Auth-Token'] = 'admin:admin'
         req.content_type = 'application/json'
         req.body_file_raw = stream
-        req.headers['Content-Length'] = str(50 * 1000 * 1000)
-        message = self.assertFault('overLimit', 413, req.get_response(self.app))
+        req.environ['wsgi.input_terminated'] = True
+        req.headers.pop('Content-Length', None)
+        if content_length is not None:
+            req.headers['Content-Length'] = str(content_length)
+        return req.get_response(self.app)
+
+    def test_declared_length_over_the_limit_is_refused_unread(self):
+        stream = CountingStream()
+        resp = self.streamed(stream, content_length=50 * 1000 * 1000)
+        message = self.assertFault('overLimit', 413, resp)
         self.assertEqual(0, stream.read_bytes)
         self.assertIn('max_request_body_size (%d)' % LIMIT, message)
 
@@ -133,14 +141,7 @@ class BodySizeLimitTest(_AppTest):
     def test_without_length_or_chunks_there_is_no_body(self):
         # HTTP's rule; the limiter is skipped there, so nothing may be read
         stream = CountingStream()
-        req = webob.Request.blank('/v2.1/servers', method='POST',
-                                  base_url='http://127.0.0.1:8774')
-        req.headers['X-Auth-Token'] = 'admin:admin'
-        req.content_type = 'application/json'
-        req.body_file_raw = stream
-        req.environ['wsgi.input_terminated'] = True
-        req.headers.pop('Content-Length', None)
-        message = self.assertFault('badRequest', 400, req.get_response(self.app))
+        message = self.assertFault('badRequest', 400, self.streamed(stream))
         self.assertEqual('The request body is empty.', message)
         self.assertEqual(0, stream.read_bytes)
 
