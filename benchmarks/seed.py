@@ -13,13 +13,14 @@ import uuid as uuidlib
 
 import sqlalchemy as sa
 
+from nova.api.openstack import client_documents
 from nova.db import api as db
 from nova.db import engine
 from nova.db.models import instance_faults, instances, services
 
 PROJECT = 'demo'
 USER = 'demo'
-IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+IMAGE = client_documents.IMAGES[0]['id']
 NO_VALID_HOST = 'No valid host was found. There are not enough hosts available.'
 
 

@@ -1,12 +1,13 @@
 """The request context: who is calling, in which project, with which roles."""
 from oslo_context import context as oslo_context
 
+from nova import policy
+
 
 class RequestContext(oslo_context.RequestContext):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # Decided once per request from the context_is_admin rule.
-        from nova import policy
         self.is_admin = policy.check_is_admin(self)
 
 

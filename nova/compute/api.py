@@ -1,78 +1,104 @@
 """Compute API: what the servers controller asks of the system."""
 import json
-import operator
+import logging
 import re
 import secrets
 import string
 import uuid as uuidlib
 
 import nova.conf
-from nova.api.openstack import faults
+from nova.compute import host_status
 from nova.compute import scheduler
 from nova.db import api as db
 from nova.db import engine
+from nova import exception
 from nova import servicegroup
 
 CONF = nova.conf.CONF
+LOG = logging.getLogger(__name__)
 
-# How a page reads host_status (both ways read the same rows in the same
-# transaction and give the same answer; only the cost differs, measured on
-# SQLite in benchmarks/README.rst): joined beside each server in the page
-# statement (about 1 us a server), or in one more statement for the page's
-# distinct hosts (about 70 us, then 1.5 us a host). Pages of up to
-# HOST_STATUS_JOIN_MAX servers always join; a longer page joins when the
-# last long page this process served had more than one host for every two
-# servers (thousands of hosts, few servers each). A hint, never an answer.
+# A page of up to this many servers reads its hosts' services joined beside
+# each server in the page statement (about 1 us a server on SQLite); a
+# longer one reads them in one more statement for its distinct hosts (about
+# 70 us, then 1.5 us a host): benchmarks/README.rst. Both read the same rows
+# in the same transaction; only the cost differs.
 HOST_STATUS_JOIN_MAX = 100
-_long_pages_join = False
 
 NO_VALID_HOST = 'No valid host was found. There are not enough hosts available.'
 POWER_NOSTATE = 0
 
 
-def get(context, uuid, with_host_status=False):
-    """The server ``uuid``; non-admins only see their own project's servers.
+def get(context, uuid):
+    """The server ``uuid``; non-admins only see their own project's servers."""
+    return _get(context, uuid, with_service=False)
 
-    ``with_host_status`` reads it with its ``host_status_code``, decided by
-    the database in the same statement (its host's service joined beside it).
-    """
+
+def _get(context, uuid, with_service):
     project_id = None if context.is_admin else context.project_id
     with engine.reader() as conn:
-        row = db.instance_get(conn, uuid, project_id, with_service=with_host_status)
+        row = db.instance_get(conn, uuid, project_id, with_service=with_service)
     if row is None:
-        raise faults.InstanceNotFound(uuid)
+        raise exception.InstanceNotFound(instance_id=uuid)
     return row
 
 
-def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status):
-    """(rows, codes) of one page, in one read transaction.
+def show(context, uuid, with_host_status):
+    """(server, {its host: host_status} or None): one statement, its host's
+    service joined beside it when host_status is asked for."""
+    row = _get(context, uuid, with_service=with_host_status)
+    if not with_host_status:
+        return row, None
+    return row, _host_statuses(db.joined_compute_services([row]))
 
-    The page's marker is looked up inside the page statement. With
-    ``with_host_status`` each server's status is read in that statement
-    (each row carries ``host_status_code``; codes is None) or in one more
-    for the page's hosts (codes is {host: host_status code}): see
-    HOST_STATUS_JOIN_MAX. A marker that matches no server is a 400.
-    """
-    global _long_pages_join
-    join = with_host_status and (limit <= HOST_STATUS_JOIN_MAX or _long_pages_join)
+
+def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
+            host_status_in=None):
+    """(rows, {host: host_status} or None) of one page, in one read
+    transaction. The page's marker is looked up inside the page statement;
+    one that matches no server is MarkerNotFound. ``host_status_in`` (a set
+    of host_status.FILTERABLE values) keeps only the servers with one of
+    them, in the page statement, so paging stays exact."""
+    states = live_hosts = None
+    if host_status_in is not None:
+        states = host_status.service_states(host_status_in)
+        live_hosts = _all_hosts_up()
+    join = host_status_in is not None or (with_host_status and limit <= HOST_STATUS_JOIN_MAX)
     with engine.reader() as conn:
         rows = db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker,
-                                with_service=join)
+                                with_service=join, service_states=states,
+                                live_hosts=live_hosts)
         if not rows and marker is not None and db.instance_marker(conn, marker) is None:
-            raise faults.BadRequest('marker [%s] not found' % marker)
+            raise exception.MarkerNotFound(marker=marker)
         if not with_host_status:
             return rows, None
-        hosts = None
         if join:
-            codes = None
+            services = db.joined_compute_services(rows)
         else:
-            hosts = set(map(operator.itemgetter('host'), rows))
-            codes = db.host_status_codes(conn, hosts)
-    if len(rows) > HOST_STATUS_JOIN_MAX:
-        if hosts is None:
-            hosts = set(map(operator.itemgetter('host'), rows))
-        _long_pages_join = len(hosts) * 2 > len(rows)
-    return rows, codes
+            services = db.compute_services(conn, {row['host'] for row in rows})
+    if live_hosts is not None:
+        # the filter's answer and the page's agree: one read of liveness
+        return rows, host_status.by_host(services, live_hosts)
+    return rows, _host_statuses(services)
+
+
+def _all_hosts_up():
+    """Every live host, or None where the database itself decides (the db
+    driver). Unknown liveness: none is up (enabled hosts are UNKNOWN)."""
+    try:
+        return servicegroup.API().all_hosts_up()
+    except exception.ServiceGroupUnavailable as exc:
+        LOG.warning('liveness unavailable: %s', exc)
+        return set()
+
+
+def _host_statuses(services):
+    try:
+        hosts_up = servicegroup.API().hosts_up(services)
+    except exception.ServiceGroupUnavailable as exc:
+        # Liveness is unknown, not down: enabled hosts read UNKNOWN.
+        LOG.warning('liveness unavailable: %s', exc)
+        hosts_up = set()
+    return host_status.by_host(services, hosts_up)
 
 
 def _hostname(display_name):
@@ -98,10 +124,10 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
     no valid host the servers go straight to ERROR with a fault.
     """
     if db.flavor_get(flavor_id) is None:
-        raise faults.BadRequest('Flavor %s could not be found.' % flavor_id)
+        raise exception.FlavorNotFound(flavor_id=flavor_id)
     zone = CONF.default_availability_zone
     if availability_zone not in (None, zone):
-        raise faults.BadRequest('The requested availability zone is not available')
+        raise exception.AvailabilityZoneNotAvailable()
     hosts = scheduler.select_hosts(count)
     reservation_id = _reservation_id()
     rows = []
@@ -135,7 +161,7 @@ def delete(context, row):
     not up (or there is none): users can always get rid of a server."""
     uuid = row['uuid']
     if row['locked'] and not context.is_admin:
-        raise faults.Conflict('Instance %s is locked' % uuid)
+        raise exception.InstanceLocked(instance_uuid=uuid)
     if row['host'] and _host_is_up(row['host']):
         if db.instance_update(uuid, task_state='deleting'):
             return
@@ -143,5 +169,7 @@ def delete(context, row):
 
 
 def _host_is_up(host):
+    """Raises ServiceGroupUnavailable when liveness cannot be read: a local
+    delete then could orphan a server on a live compute."""
     services = db.service_list(host=host, binary=db.COMPUTE_BINARY)
     return bool(services) and servicegroup.API().service_is_up(services[0])

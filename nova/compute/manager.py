@@ -32,7 +32,7 @@ class ComputeManager:
         self.service = self._register()
         self._resume_interrupted_builds()
         self._heartbeat_thread = threading.Thread(
-            target=servicegroup.API().join, args=(self.service['id'], self.stop_event),
+            target=servicegroup.API().join, args=(self.service, self.stop_event),
             name='heartbeat', daemon=True)
         self._heartbeat_thread.start()
         LOG.info('nova-compute on host %s started (service id %s)', self.host,

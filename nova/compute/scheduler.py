@@ -1,16 +1,26 @@
 """Picks hosts for new servers: enabled, not forced down, up; least loaded first."""
+import logging
+
 from nova.db import api as db
 from nova.db import engine
+from nova import exception
 from nova import servicegroup
+
+LOG = logging.getLogger(__name__)
 
 
 def select_hosts(count):
-    """``count`` hosts (repeats allowed), or None when no host is valid."""
-    group = servicegroup.API()
+    """``count`` hosts (repeats allowed), or None when no host is valid
+    (liveness that cannot be read makes no host valid)."""
     with engine.reader() as conn:
         services = db.services_with_liveness(conn, binary=db.COMPUTE_BINARY)
-        candidates = sorted(s['host'] for s in services
-                            if not s['disabled'] and group.service_is_up(s))
+        enabled = {s['host']: s for s in services
+                   if not s['disabled'] and not s['forced_down']}
+        try:
+            candidates = sorted(servicegroup.API().hosts_up(enabled))
+        except exception.ServiceGroupUnavailable as exc:
+            LOG.warning('no host chosen, liveness unavailable: %s', exc)
+            return None
         if not candidates:
             return None
         load = db.instance_counts_by_host(conn, candidates)

@@ -1,17 +1,17 @@
 """Query functions. Rows come back as SQLAlchemy Row mappings (no ORM
 entities): the hot paths turn them straight into response dicts."""
 import functools
+import operator
 import uuid as uuidlib
 
 import sqlalchemy as sa
 from oslo_db import exception as db_exc
 
 import nova.conf
-from nova.compute import host_status
 from nova.db import engine
+from nova.db import liveness
 from nova.db.dbtime import db_now
 from nova.db.models import flavors, instance_faults, instances, services
-from nova.servicegroup import liveness
 
 CONF = nova.conf.CONF
 
@@ -56,7 +56,7 @@ def service_heartbeat(service_id):
 
 
 def services_with_liveness(conn, host=None, binary=None):
-    """Live service rows, each carrying ``is_up`` (servicegroup.liveness)."""
+    """Live service rows, each carrying ``is_up`` (db.liveness)."""
     query = sa.select(services, liveness.is_up(services).label('is_up')).where(
         services.c.deleted == 0)
     if host is not None:
@@ -67,46 +67,42 @@ def services_with_liveness(conn, host=None, binary=None):
                         {'service_down_time': CONF.service_down_time}).mappings().all()
 
 
-@functools.lru_cache(maxsize=16)
-def _host_slots(slots):
-    return tuple('host_%d' % i for i in range(slots))
-
-
-@functools.lru_cache(maxsize=64)
-def _host_status_sql(dialect, slots):
-    """The host_status statement with ``slots`` host parameters, compiled
-    once for ``dialect``: (SQL text, its constant parameters, parameter
-    names in order or None when the driver takes them by name)."""
-    query = sa.select(services.c.host, host_status.code(services)).where(
+@functools.cache
+def _compute_services_query():
+    return sa.select(services.c.host, services.c.binary, services.c.disabled,
+                     services.c.forced_down, liveness.is_up(services).label('is_up')).where(
         services.c.deleted == 0, services.c.binary == COMPUTE_BINARY,
-        services.c.host.in_([sa.bindparam(name) for name in _host_slots(slots)]))
-    compiled = query.compile(dialect=dialect)
-    order = list(compiled.positiontup) if compiled.positional else None
-    return compiled.string, compiled.params, order
+        services.c.host.in_(sa.bindparam('hosts', expanding=True)))
 
 
-def host_status_codes(conn, hosts):
-    """{host: host_status code} (an index into host_status.STATUSES) for the
-    live nova-compute services on ``hosts`` (a set; None is ignored),
-    decided by the database; a host without one is absent. One statement
-    however many hosts.
-
-    The hot path of servers/detail at 2.16: the statement is compiled once
-    per dialect and power-of-two number of hosts (the last host repeated to
-    fill the slots), and its rows are the driver's own tuples.
-    """
-    hosts = list(hosts - {None})
+def compute_services(conn, hosts):
+    """{host: row} of the live nova-compute services on ``hosts`` (None is
+    ignored; a host without one is absent), one statement however many.
+    Each row has host, binary, disabled, forced_down and is_up."""
+    hosts = sorted(set(hosts) - {None})
     if not hosts:
         return {}
-    slots = 1 << (len(hosts) - 1).bit_length()
-    sql, constants, order = _host_status_sql(conn.dialect, slots)
-    values = dict(constants, service_down_time=CONF.service_down_time)
-    values.update(zip(_host_slots(slots), hosts + hosts[-1:] * (slots - len(hosts))))
-    params = values if order is None else tuple(map(values.__getitem__, order))
-    result = conn.exec_driver_sql(sql, params)
-    codes = dict(result.cursor.fetchall())
-    result.close()
-    return codes
+    rows = conn.execute(_compute_services_query(), {
+        'hosts': hosts, 'service_down_time': CONF.service_down_time}).all()
+    return {host: {'host': host, 'binary': binary, 'disabled': disabled,
+                   'forced_down': forced_down, 'is_up': is_up}
+            for host, binary, disabled, forced_down, is_up in rows}
+
+
+def joined_compute_services(rows):
+    """{host: service} from server rows read ``with_service``: the same
+    mapping compute_services gives, taken from the columns joined beside
+    each server (the servers of one host share them)."""
+    found = {}
+    for host, service_host, disabled, forced_down, is_up in map(_JOINED_SERVICE, rows):
+        if service_host is not None and host not in found:
+            found[host] = {'host': host, 'binary': COMPUTE_BINARY, 'disabled': disabled,
+                           'forced_down': forced_down, 'is_up': is_up}
+    return found
+
+
+_JOINED_SERVICE = operator.itemgetter(
+    'host', 'service_host', 'service_disabled', 'service_forced_down', 'service_is_up')
 
 
 def service_list(host=None, binary=None):
@@ -144,7 +140,8 @@ _host_service = services.alias('service')
 @functools.cache
 def _instances_select(with_service=False):
     """Servers with their latest fault (ERROR/DELETED ones), optionally
-    with their host_status (``host_status_code``)."""
+    with their host's live nova-compute service beside each (``service_*``
+    columns, NULL when there is none)."""
     latest_id = (
         sa.select(sa.func.max(instance_faults.c.id))
         .where(instance_faults.c.instance_uuid == instances.c.uuid)
@@ -170,7 +167,10 @@ def _instances_select(with_service=False):
             _host_service.c.host == instances.c.host,
             _host_service.c.binary == sa.literal_column("'%s'" % COMPUTE_BINARY),
             _host_service.c.deleted == sa.literal_column('0')))
-        columns.append(host_status.code(_host_service).label('host_status_code'))
+        columns += [_host_service.c.host.label('service_host'),
+                    _host_service.c.disabled.label('service_disabled'),
+                    _host_service.c.forced_down.label('service_forced_down'),
+                    liveness.is_up(_host_service).label('service_is_up')]
     return sa.select(instances, *columns).select_from(joined)
 
 
@@ -186,9 +186,8 @@ def _instance_get_query(in_project, with_service):
 def instance_get(conn, uuid, project_id=None, with_service=False):
     """A live server by uuid (optionally within one project), or None.
 
-    ``with_service`` adds ``host_status_code`` (an index into
-    host_status.STATUSES), decided by the database from the server's host
-    service in the same statement.
+    ``with_service`` joins the server's host service in the same statement
+    (read it with joined_compute_services).
     """
     params = {'uuid': uuid}
     if with_service:
@@ -221,19 +220,27 @@ _FILTERS = {
 
 
 def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
-                  with_service=False):
+                  with_service=False, service_states=None, live_hosts=None):
     """One page of servers: filters is a dict built by the compute API.
 
     ``sort_keys`` must end in a unique key (``id``) so keyset pagination is
     exact. ``marker`` is the uuid of the server the page starts after, looked
     up inside the same statement (an unknown uuid gives an empty page: tell
     it from the end of the list with instance_marker), or a row from
-    instance_marker. ``with_service`` adds each server's
-    ``host_status_code`` as instance_get does.
+    instance_marker. ``with_service`` joins each server's host service as
+    instance_get does.
+
+    ``service_states`` (host_status.service_states) keeps only the servers
+    whose host's live compute service is in one of those (forced_down,
+    disabled, alive) states, in this statement; "alive" is the db driver's
+    rule, or membership of ``live_hosts`` when another driver knows it.
     """
     params = {'limit': limit}
+    with_service = with_service or service_states is not None
     if with_service:
         params['service_down_time'] = CONF.service_down_time
+    if live_hosts is not None:
+        params['live_hosts'] = sorted(live_hosts)
     filter_keys = tuple(key for key in _FILTERS if key in filters)
     for key in filter_keys:
         params[key] = filters[key]
@@ -250,18 +257,21 @@ def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
             marker_kind = 'values-expanded'
         params.update(('marker_%d' % i, v) for i, v in enumerate(values))
     query = _page_query(bool(filters.get('include_deleted')), filter_keys,
-                        tuple(sort_keys), tuple(sort_dirs), marker_kind, with_service)
+                        tuple(sort_keys), tuple(sort_dirs), marker_kind, with_service,
+                        service_states, live_hosts is not None)
     return conn.execute(query, params).mappings().all()
 
 
 @functools.lru_cache(maxsize=512)
 def _page_query(include_deleted, filter_keys, sort_keys, sort_dirs, marker_kind,
-                with_service):
+                with_service, service_states=None, live_hosts_bound=False):
     query = _instances_select(with_service)
     if not include_deleted:
         query = query.where(instances.c.deleted == 0)
     for key in filter_keys:
         query = query.where(_FILTERS[key]())
+    if service_states is not None:
+        query = query.where(_in_service_states(service_states, live_hosts_bound))
     columns = [_sort_key_expression(instances, k) for k in sort_keys]
     if marker_kind == 'uuid':
         # the marker's own sort values, each a one-row index look-up
@@ -284,6 +294,21 @@ def _page_query(include_deleted, filter_keys, sort_keys, sort_dirs, marker_kind,
                 query = query.with_hint(instances, 'FORCE INDEX (%s)' % index, dialect)
     order = [c.desc() if d == 'desc' else c.asc() for c, d in zip(columns, sort_dirs)]
     return query.order_by(*order).limit(sa.bindparam('limit', type_=sa.Integer))
+
+
+def _in_service_states(states, live_hosts_bound):
+    service = _host_service
+    if live_hosts_bound:
+        alive = service.c.host.in_(sa.bindparam('live_hosts', expanding=True))
+    else:
+        alive = liveness.is_up(service)
+
+    def flag(condition, value):
+        return condition if value else sa.not_(condition)
+    return sa.and_(service.c.host.is_not(None), sa.or_(sa.false(), *[
+        sa.and_(flag(service.c.forced_down, forced_down), flag(service.c.disabled, disabled),
+                flag(alive, up))
+        for forced_down, disabled, up in states]))
 
 
 # The index that serves the default order (created_at, id) for each set of

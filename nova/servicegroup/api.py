@@ -1,7 +1,8 @@
 """Is a service alive? One answer for the API, the scheduler and os-services.
 
-The rule itself is SQL (servicegroup.liveness): every read of service rows
-selects it as ``is_up``, judged by the database on its own clock.
+The configured driver ([servicegroup] driver) heartbeats for the computes
+and answers for a batch of service rows at once: a page of servers asks
+once for all its hosts.
 """
 import nova.conf
 from nova.servicegroup.drivers import db as db_driver
@@ -16,16 +17,29 @@ class API:
 
     @property
     def _driver(self):
-        # made on first use: deciding liveness needs no driver
         if self._driver_instance is None:
             self._driver_instance = _DRIVERS[CONF.servicegroup.driver]()
         return self._driver_instance
 
-    @staticmethod
-    def service_is_up(service):
-        """``service`` is a row read with its ``is_up`` (db.service_list)."""
-        return bool(service['is_up'])
+    def hosts_up(self, services):
+        """The hosts among ``services`` ({host: live nova-compute row, as
+        db.compute_services reads it}) whose service is alive. Raises
+        ServiceGroupUnavailable when that cannot be known."""
+        if not services:
+            return set()
+        return self._driver.hosts_up(services)
 
-    def join(self, service_id, stop_event):
-        """Heartbeat for ``service_id`` until stop_event is set (blocking)."""
-        self._driver.heartbeat_loop(service_id, CONF.report_interval, stop_event)
+    def all_hosts_up(self):
+        """Every host whose compute service is alive, for a filter the
+        database applies; None where the database itself decides (the db
+        driver's rule is a column of the rows it reads)."""
+        return self._driver.all_hosts_up()
+
+    def service_is_up(self, service):
+        """One row (db.service_list); the same rule, the same exception."""
+        return service['host'] in self.hosts_up({service['host']: service})
+
+    def join(self, service, stop_event):
+        """Heartbeat for ``service`` (the row db.service_register returns)
+        until stop_event is set (blocking)."""
+        self._driver.heartbeat_loop(service, CONF.report_interval, stop_event)

@@ -19,11 +19,10 @@ from nova.api.openstack import client_documents
 from nova.api.openstack import encode
 from nova.api.openstack import faults
 from nova.api.openstack import router as router_mod
+from nova.api.openstack import routes
 from nova.api.openstack import wsgi
-from nova.api.openstack.compute import flavors
-from nova.api.openstack.compute import servers
-from nova.api.openstack.compute import services
 from nova.api.openstack.compute import versions
+from nova import exception
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -33,22 +32,6 @@ VERSIONED_PREFIX = '/v2.1'
 UNAUTHORIZED_BODY = json.dumps({'error': {
     'code': 401, 'title': 'Unauthorized',
     'message': 'The request you have made requires authentication.'}}).encode()
-
-
-def build_router():
-    router = router_mod.Router()
-    server = servers.ServersController()
-    service = services.ServicesController()
-    flavor = flavors.FlavorsController()
-    router.add('servers', GET=server.index, POST=server.create)
-    router.add('servers/detail', GET=server.detail)
-    router.add('servers/{id}', GET=server.show, DELETE=server.delete)
-    router.add('os-services', GET=service.index)
-    router.add('os-services/{id}', PUT=service.update)
-    router.add('flavors', GET=flavor.index)
-    router.add('flavors/detail', GET=flavor.detail)
-    router.add('flavors/{id}', GET=flavor.show)
-    return router
 
 
 def version_headers(version):
@@ -107,7 +90,7 @@ class ComputeAPI:
     """The WSGI callable; ``auth_strategy`` is noauth2 or keystone."""
 
     def __init__(self, auth_strategy=None):
-        self.router = build_router()
+        self.router = router_mod.Router(routes.route_declarations())
         self.auth_strategy = auth_strategy or CONF.api.auth_strategy
         self._protected = self._authenticated_app
         if self.auth_strategy == 'keystone':
@@ -174,6 +157,13 @@ class ComputeAPI:
             if version is not None and not hasattr(fault, 'headers'):
                 fault.headers = version_headers(version)
             return self._fault(start, fault)
+        except exception.NovaException as exc:
+            fault = faults.from_exception(exc)
+            if fault.code == 500:
+                LOG.exception('unexpected error')
+            elif fault.code > 500:
+                LOG.warning('%s %s: %s', req.method, req.path, exc)
+            return self._fault(start, self._with_version(fault, version))
         except db_exc.DBConnectionError as exc:
             # Expected during an outage: one line per request, no traceback.
             LOG.warning('database unreachable: %s', exc)
@@ -181,10 +171,8 @@ class ComputeAPI:
                 503, 'The database is unavailable; try again shortly.'), version))
         except Exception:
             LOG.exception('unexpected error')
-            return self._fault(start, self._with_version(faults.Fault(
-                500, 'Unexpected API Error. Please report this at '
-                     'the project\'s bug tracker and attach the logs, if possible.'),
-                version))
+            return self._fault(start, self._with_version(
+                faults.Fault(500, faults.UNEXPECTED), version))
 
     @staticmethod
     def _with_version(fault, version):

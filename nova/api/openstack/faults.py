@@ -1,6 +1,9 @@
-"""Nova's JSON fault bodies: ``{"<name>": {"code": N, "message": "..."}}``."""
+"""Nova's JSON fault bodies: ``{"<name>": {"code": N, "message": "..."}}``,
+and the one place where a domain exception (nova.exception) becomes one."""
 import http
 import json
+
+from nova import exception
 
 FAULT_NAMES = {
     400: 'badRequest',
@@ -16,6 +19,8 @@ FAULT_NAMES = {
     503: 'serviceUnavailable',
 }
 FAULT_CONTENT_TYPE = 'application/json; charset=UTF-8'
+UNEXPECTED = ('Unexpected API Error. Please report this at the project\'s bug tracker '
+              'and attach the logs, if possible.')
 
 
 class Fault(Exception):
@@ -47,14 +52,22 @@ class Conflict(Fault):
         super().__init__(409, message)
 
 
-class PolicyNotAuthorized(Forbidden):
-    def __init__(self, action):
-        super().__init__("Policy doesn't allow %s to be performed." % action)
+# each kind of domain exception -> its HTTP status
+_EXCEPTION_CODES = (
+    (exception.NotFound, 404),
+    (exception.Invalid, 400),
+    (exception.Forbidden, 403),
+    (exception.Conflict, 409),
+    (exception.ServiceUnavailable, 503),
+)
 
 
-class InstanceNotFound(NotFound):
-    def __init__(self, instance_id):
-        super().__init__('Instance %s could not be found.' % instance_id)
+def from_exception(exc):
+    """The fault a domain exception answers with (500 for an unknown kind)."""
+    for kind, code in _EXCEPTION_CODES:
+        if isinstance(exc, kind):
+            return Fault(code, exc.message)
+    return Fault(500, UNEXPECTED)
 
 
 def body(code, message):

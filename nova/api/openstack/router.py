@@ -1,36 +1,53 @@
-"""URL → controller method, for paths below /v2.1 with or without a project id."""
+"""Paths below /v2.1 → a handler, from the route table (routes.py).
+
+A fixed path wins over a template (``servers/detail`` before
+``servers/{server_id}``), whatever the table's order; 404 and 405 are
+decided here and nowhere else.
+"""
 import re
 
 from nova.api.openstack import faults
 
-_SEGMENT = '(?P<id>[^/]+)'
+_PLACEHOLDER = re.compile(r'\{(\w+)\}')
 
 
 class Router:
-    def __init__(self):
-        self._routes = []       # (compiled regex, {method: handler})
-        self._collections = set()
-
-    def add(self, path, **methods):
-        """``path`` like 'servers/{id}'; methods GET=handler, POST=handler..."""
-        self._collections.add(path.split('/')[0])
-        pattern = re.compile('^' + path.replace('{id}', _SEGMENT) + '$')
-        self._routes.append((pattern, methods))
+    def __init__(self, declarations):
+        """``declarations``: {'/servers/{server_id}': {'GET': handler, ...}}."""
+        self._fixed = {}
+        self._templates = []
+        for template, methods in declarations.items():
+            path = template.strip('/')
+            if _PLACEHOLDER.search(path) is None:
+                self._fixed[path] = methods
+            else:
+                regex = _PLACEHOLDER.sub(r'(?P<\1>[^/]+)', path)
+                self._templates.append((re.compile('^%s$' % regex), methods))
+        self.collections = frozenset(t.strip('/').split('/')[0] for t in declarations)
 
     def split_project(self, path):
-        """'/<project>/servers/x' → ('<project>', 'servers/x'); no project → None."""
-        parts = path.strip('/').split('/', 1)
-        if len(parts) == 2 and parts[0] not in self._collections:
-            return parts[0], parts[1]
-        return None, path.strip('/')
+        """'/<project>/servers/x' → ('<project>', 'servers/x'); '/servers/x'
+        → (None, 'servers/x'). A project id is recognised only in front of
+        a known collection: any other path is not found."""
+        parts = path.strip('/').split('/', 2)
+        if parts[0] in self.collections:
+            return None, path.strip('/')
+        if len(parts) > 1 and parts[1] in self.collections:
+            return parts[0], '/'.join(parts[1:])
+        raise faults.NotFound()
 
     def match(self, method, path):
-        for pattern, methods in self._routes:
-            found = pattern.match(path)
-            if found:
-                handler = methods.get(method)
-                if handler is None:
-                    raise faults.Fault(405, 'The method specified is not allowed '
-                                            'for this resource.')
-                return handler, found.groupdict()
-        raise faults.NotFound()
+        """(handler, keyword arguments) for ``method`` on ``path``."""
+        methods, kwargs = self._fixed.get(path), {}
+        if methods is None:
+            for pattern, candidate in self._templates:
+                found = pattern.match(path)
+                if found:
+                    methods, kwargs = candidate, found.groupdict()
+                    break
+            else:
+                raise faults.NotFound()
+        handler = methods.get(method)
+        if handler is None:
+            raise faults.Fault(405, 'The method specified is not allowed for this resource.')
+        return handler, kwargs

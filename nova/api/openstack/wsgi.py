@@ -17,7 +17,7 @@ class Request(webob.Request):
     project_in_path = None
     response_headers = ()     # extra headers a controller sets, e.g. Location
 
-    def ver(self, version):
+    def at_least(self, version):
         """True when the request's microversion is at least ``version``."""
         return self.api_version.at_least(version)
 

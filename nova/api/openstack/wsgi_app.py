@@ -5,13 +5,13 @@
 Config files come from NOVA_CONFIG_FILES (comma-separated) or the usual
 oslo.config search path (/etc/nova/nova.conf, ~/.nova/nova.conf, ...).
 """
-import gc
 import os
 
 from oslo_middleware import http_proxy_to_wsgi
 
 import nova.conf
 from nova import config
+from nova.api.openstack import gc_tuning
 
 CONF = nova.conf.CONF
 
@@ -31,28 +31,13 @@ def load_app():
     return application
 
 
-def tune_gc():
-    """For a process that serves the API, once its app is loaded.
-
-    A page of 1000 servers allocates some 10,000 containers that reference
-    counting frees on its own; at Python's default threshold (700) the
-    cyclic collector ran a dozen times during one such request, and every
-    tenth request or so a full collection walked every object the process
-    had loaded: a quarter of the CPU time on average, most of the p90.
-    What was loaded stays (frozen out of collections); young objects are
-    examined every 10,000 net allocations instead of 700.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10000, 10, 10)
-
-
 def serve():
     """For a process about to serve the loaded app (a worker of nova-api,
-    uwsgi or mod_wsgi): bounded waits on the database, the GC tuned."""
+    uwsgi or mod_wsgi): bounded waits on the database (nova/db/waits.py),
+    the garbage collector tuned."""
     from nova.db import waits
     waits.enable()
-    tune_gc()
+    gc_tuning.tune()
 
 
 def init_application():

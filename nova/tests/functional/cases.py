@@ -39,10 +39,6 @@ EXPECTED = {'c-up': 'UP', 'c-stale': 'UNKNOWN', 'c-forced': 'DOWN',
 # admin's own servers (the captures list two of them as 'bulk-0000N')
 ADMIN_SERVERS = ('bulk-00001', 'bulk-00000')
 OTHER_PROJECT = 'bulk-00000'
-UNKNOWN_ONLY_POLICY = ('"os_compute_api:servers:show:host_status:unknown-only": '
-                       '"rule:project_reader_or_admin"\n')
-
-
 def all_in_one():
     """An AllInOne sized for the cases; liveness generous enough for a busy CI."""
     return func.AllInOne(hosts=HOSTS, report_interval=1, service_down_time=20)
@@ -51,18 +47,6 @@ def all_in_one():
 def engine(nova):
     return sa.create_engine('sqlite:///' + os.path.join(nova.data_dir, 'nova.sqlite'),
                             connect_args={'timeout': 30})
-
-
-def create_on(nova, host, name, token=func.DEMO):
-    """A server built on ``host``: the other hosts are disabled meanwhile."""
-    others = [h for h in nova.host_names if h != host]
-    for other in others:
-        nova.service_action('disable', other)
-    try:
-        return nova.create_server(name=name, token=token, wait_status=None)
-    finally:
-        for other in others:
-            nova.service_action('enable', other)
 
 
 def _stop_compute(nova, host):
@@ -77,16 +61,12 @@ def seed(nova):
     for name in ADMIN_SERVERS:
         ids[name] = nova.create_server(name=name, token=func.ADMIN, wait_status=None)
     for name in CASES[:5]:
-        ids[name] = create_on(nova, CASE_HOSTS[name], name)
-    for host in nova.host_names:
-        nova.service_action('disable', host)
-    ids['c-nohost-cell0'] = nova.create_server(name='c-nohost-cell0', wait_status='ERROR')
-    for host in nova.host_names:
-        nova.service_action('enable', host)
+        ids[name] = nova.create_server_on(CASE_HOSTS[name], name, wait_status=None)
+    ids['c-nohost-cell0'] = nova.create_server_without_a_host('c-nohost-cell0')
     db = engine(nova)
     ids['c-nohost-build'] = _insert_unscheduled(db, 'c-nohost-build')
-    ids['c-ghost'] = create_on(nova, 'host-6', 'c-ghost')
-    ids['c-reborn'] = create_on(nova, 'host-1', 'c-reborn')
+    ids['c-ghost'] = nova.create_server_on('host-6', 'c-ghost', wait_status=None)
+    ids['c-reborn'] = nova.create_server_on('host-1', 'c-reborn', wait_status=None)
     for name, uuid in ids.items():
         if name not in ('c-nohost-cell0', 'c-nohost-build'):
             nova.wait_for_server(uuid, 'ACTIVE')
@@ -129,13 +109,6 @@ def _insert_unscheduled(db, name):
     return uuid
 
 
-def set_policy(nova, text, check):
-    """Write policy.yaml and wait until ``check()`` says the API reloaded it."""
-    with open(os.path.join(nova.data_dir, 'policy.yaml'), 'w') as f:
-        f.write(text)
-    nova._wait(check, 15, 'policy.yaml reload')
-
-
 class SeededTestCase(testtools.TestCase):
     """One all-in-one per test class, with every case of seed() on it."""
 
@@ -175,6 +148,5 @@ class SeededTestCase(testtools.TestCase):
         def member_sees_stale():
             return 'host_status' in self.nova.show(stale, token=func.DEMO).json['server']
 
-        set_policy(self.nova, UNKNOWN_ONLY_POLICY, member_sees_stale)
-        self.addCleanup(set_policy, self.nova, '# defaults\n',
-                        lambda: not member_sees_stale())
+        self.nova.set_policy(func.UNKNOWN_ONLY_POLICY, member_sees_stale)
+        self.addCleanup(self.nova.set_policy, '# defaults\n', lambda: not member_sees_stale())

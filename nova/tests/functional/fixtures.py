@@ -15,9 +15,13 @@ import urllib.request
 import fixtures
 import psutil
 
+from nova.tests import fixtures as nova_fixtures
+
 ADMIN = 'admin:admin'
 DEMO = 'demo:demo'
-IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+IMAGE = nova_fixtures.IMAGE
+# members see host_status only while it is UNKNOWN, as policy.yaml text
+UNKNOWN_ONLY_POLICY = json.dumps(nova_fixtures.UNKNOWN_ONLY_POLICY) + '\n'
 
 
 def free_port():
@@ -167,6 +171,31 @@ class AllInOne(fixtures.Fixture):
             self.wait_for_server(uuid, wait_status)
         return uuid
 
+    def create_server_on(self, host, name='vm', token=DEMO, wait_status='ACTIVE'):
+        """A server built on ``host``: the other hosts are disabled meanwhile,
+        so the scheduler has that one choice."""
+        others = [h for h in self.host_names if h != host]
+        for other in others:
+            self.service_action('disable', other)
+        try:
+            uuid = self.create_server(name=name, token=token, wait_status=wait_status)
+        finally:
+            for other in others:
+                self.service_action('enable', other)
+        placed = self.show(uuid).json['server']['OS-EXT-SRV-ATTR:host']
+        assert placed == host, (uuid, placed, host)
+        return uuid
+
+    def create_server_without_a_host(self, name='no-valid-host'):
+        """A server no host was valid for (every host disabled meanwhile): ERROR."""
+        for host in self.host_names:
+            self.service_action('disable', host)
+        try:
+            return self.create_server(name=name, wait_status='ERROR')
+        finally:
+            for host in self.host_names:
+                self.service_action('enable', host)
+
     def show(self, uuid, token=ADMIN, version='2.16'):
         return self.request('GET', '/v2.1/servers/%s' % uuid, token=token, version=version)
 
@@ -177,6 +206,13 @@ class AllInOne(fixtures.Fixture):
     def wait_for_host_status(self, uuid, value, timeout=30):
         self._wait(lambda: self.show(uuid).json['server'].get('host_status') == value,
                    timeout, 'host_status %s' % value)
+
+    def set_policy(self, text, check, timeout=15):
+        """Write policy.yaml and wait until ``check()`` says the API has
+        read it (it re-reads the file when its mtime changes)."""
+        with open(os.path.join(self.data_dir, 'policy.yaml'), 'w') as f:
+            f.write(text)
+        self._wait(check, timeout, 'policy.yaml reload')
 
     def service_action(self, action, host, version='2.16', **extra):
         body = dict(host=host, binary='nova-compute', **extra)
@@ -209,7 +245,7 @@ class AllInOne(fixtures.Fixture):
             try:
                 if predicate():
                     return
-            except (OSError, KeyError, TypeError):
+            except OSError:     # the API not listening yet, or restarting
                 pass
             time.sleep(0.2)
         raise AssertionError('timed out waiting for %s' % what)

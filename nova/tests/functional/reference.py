@@ -7,6 +7,7 @@ import os
 import re
 
 from nova.api.openstack import api_version_request as avr
+from nova.tests import fixtures as nova_fixtures
 
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
 DEFAULT_DIR = os.path.join(REPO_ROOT, '..', 'shared', 'reference', 'nova-34')
@@ -19,7 +20,7 @@ NOT_TARGETS = frozenset(('show-2.17-admin-c-stale.json', 'show-latest-admin-c-st
 COMPARED_HEADERS = ('openstack-api-version', 'x-openstack-nova-api-version', 'vary',
                     'content-type', 'www-authenticate', 'x-openstack-request-id',
                     'x-compute-request-id')
-FIXED_IDS = frozenset(('155d900f-4e14-4e4c-a73d-069cbf4541e6',     # the image
+FIXED_IDS = frozenset((nova_fixtures.IMAGE,                      # the image
                        '00000000-0000-0000-0000-000000000042'))    # never exists
 
 _URL = re.compile(r'https?://[^/\s"]+')
@@ -86,35 +87,6 @@ def normalize(value, key=None, nova=False):
             value = value.replace(NOVA_MAX_VERSION, avr.MAX_VERSION)
         return _string(value, key)
     return value
-
-
-def differences(expected, actual, path='$'):
-    """Human-readable list of differences between two normalized documents."""
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        problems = []
-        if list(expected) != list(actual):
-            missing = [k for k in expected if k not in actual]
-            extra = [k for k in actual if k not in expected]
-            if missing or extra:
-                problems.append('%s: missing keys %s, unexpected keys %s'
-                                % (path, missing, extra))
-            else:
-                problems.append('%s: key order %s, expected %s'
-                                % (path, list(actual), list(expected)))
-        for k in expected:
-            if k in actual:
-                problems += differences(expected[k], actual[k], '%s.%s' % (path, k))
-        return problems
-    if isinstance(expected, list) and isinstance(actual, list):
-        if len(expected) != len(actual):
-            return ['%s: %d items, expected %d' % (path, len(actual), len(expected))]
-        problems = []
-        for i, (e, a) in enumerate(zip(expected, actual)):
-            problems += differences(e, a, '%s[%d]' % (path, i))
-        return problems
-    if expected != actual or type(expected) is not type(actual):
-        return ['%s: %r, expected %r' % (path, actual, expected)]
-    return []
 
 
 def compared_headers(headers, nova=False):

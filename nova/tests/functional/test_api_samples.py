@@ -21,6 +21,7 @@ import testtools
 
 import nova
 from nova.tests.functional import fixtures as func
+from nova.tests.functional import json_diff
 
 ADMIN, DEMO = func.ADMIN, func.DEMO
 
@@ -51,38 +52,16 @@ def normalize(text):
     return text
 
 
-def differences(expected, actual, path='body'):
+def differences(expected, actual):
     """How ``actual`` departs from the sample ``expected``: [] when it matches."""
-    if isinstance(expected, dict):
-        if not isinstance(actual, dict):
-            return ['%s: the sample has an object, the service %r' % (path, actual)]
-        if list(expected) != list(actual):
-            return ['%s: keys differ; only in the sample %s, only in the response %s; '
-                    'sample order %s, response order %s'
-                    % (path, [k for k in expected if k not in actual],
-                       [k for k in actual if k not in expected], list(expected), list(actual))]
-        found = []
-        for key, value in expected.items():
-            if key in _ANY_VALUE and type(value) is type(actual[key]):
-                continue
-            found += differences(value, actual[key], '%s.%s' % (path, key))
-        return found
-    if isinstance(expected, list):
-        if not isinstance(actual, list) or len(actual) != len(expected):
-            return ['%s: the sample has %d items, the service %r' % (path, len(expected), actual)]
-        found = []
-        for index, (want, got) in enumerate(zip(expected, actual)):
-            found += differences(want, got, '%s[%d]' % (path, index))
-        return found
-    if type(expected) is not type(actual):
-        return ['%s: the sample has %r, the service %r' % (path, expected, actual)]
+    return json_diff.differences(expected, actual, 'body', any_value=_ANY_VALUE,
+                                 same_leaf=_same_leaf)
+
+
+def _same_leaf(expected, actual):
     if isinstance(expected, str):
-        if normalize(expected) != normalize(actual):
-            return ['%s: the sample has %r, the service %r' % (path, expected, actual)]
-        return []
-    if expected != actual:
-        return ['%s: the sample has %r, the service %r' % (path, expected, actual)]
-    return []
+        return normalize(expected) == normalize(actual)
+    return expected == actual
 
 
 class SampleTestCase(testtools.TestCase):
@@ -185,11 +164,7 @@ class HostStatusSamplesTest(SampleTestCase):
 
     def test_every_host_status(self):
         nova = self.nova
-        for host in nova.host_names:
-            nova.service_action('disable', host)
-        nova.create_server(name='no-valid-host', wait_status='ERROR')
-        for host in nova.host_names:
-            nova.service_action('enable', host)
+        nova.create_server_without_a_host()
         # The scheduler picks the least loaded host, then the first by name.
         uuids = {}
         for name, host in (('on-up-host', 'host-1'), ('on-maintenance-host', 'host-2'),
@@ -210,11 +185,8 @@ class HostStatusSamplesTest(SampleTestCase):
         resp = nova.request('GET', '/v2.1/os-services', version='2.11')
         self.verify('services-list-2.11-resp.json', resp, body=by_host(resp))
 
-        with open(os.path.join(nova.data_dir, 'policy.yaml'), 'w') as f:
-            f.write('"os_compute_api:servers:show:host_status:unknown-only": '
-                    '"rule:project_reader_or_admin"\n')
-        nova._wait(lambda: 'host_status' in nova.show(
-            uuids['on-unknown-host'], token=DEMO).json['server'], 10, 'policy reload')
+        nova.set_policy(func.UNKNOWN_ONLY_POLICY, lambda: 'host_status' in nova.show(
+            uuids['on-unknown-host'], token=DEMO).json['server'])
         self.verify('servers-detail-unknown-only-resp.json', nova.request(
             'GET', '/v2.1/servers/detail', token=DEMO, version='2.16'))
 

@@ -1,6 +1,5 @@
 """host_status end to end: real API under gunicorn, real nova-compute
 processes heartbeating every second, a real SQLite file."""
-import os
 
 import testtools
 
@@ -16,17 +15,6 @@ class HostStatusFlowTest(testtools.TestCase):
         self.nova = self.useFixture(func.AllInOne(hosts=2, report_interval=1,
                                                   service_down_time=3))
 
-    def _server_on(self, host):
-        # Disable the other hosts so the scheduler has one choice.
-        others = [h for h in self.nova.host_names if h != host]
-        for other in others:
-            self.nova.service_action('disable', other)
-        uuid = self.nova.create_server()
-        for other in others:
-            self.nova.service_action('enable', other)
-        self.assertEqual(host, self.nova.show(uuid).json['server']['OS-EXT-SRV-ATTR:host'])
-        return uuid
-
     def test_created_server_is_active_and_up(self):
         uuid = self.nova.create_server()
         server = self.nova.show(uuid).json['server']
@@ -40,20 +28,8 @@ class HostStatusFlowTest(testtools.TestCase):
         detail = self.nova.request('GET', '/v2.1/servers/detail', token=DEMO, version='2.16')
         self.assertNotIn('host_status', detail.json['servers'][0])
 
-    def test_disable_gives_maintenance_and_enable_gives_up(self):
-        uuid = self._server_on('host-1')
-        resp = self.nova.service_action('disable-log-reason', 'host-1',
-                                        disabled_reason='kernel upgrade')
-        self.assertEqual(200, resp.status)
-        self.assertEqual('MAINTENANCE', self.nova.show(uuid).json['server']['host_status'])
-        detail = self.nova.request('GET', '/v2.1/servers/detail?all_tenants=1',
-                                   version='2.16').json['servers']
-        self.assertEqual(['MAINTENANCE'], [s['host_status'] for s in detail])
-        self.nova.service_action('enable', 'host-1')
-        self.assertEqual('UP', self.nova.show(uuid).json['server']['host_status'])
-
     def test_force_down_wins_over_disabled(self):
-        uuid = self._server_on('host-1')
+        uuid = self.nova.create_server_on('host-1')
         resp = self.nova.service_action('force-down', 'host-1', forced_down=True)
         self.assertEqual(200, resp.status)
         self.assertEqual({'service': {'host': 'host-1', 'binary': 'nova-compute',
@@ -68,15 +44,9 @@ class HostStatusFlowTest(testtools.TestCase):
         self.assertEqual('disabled', services['host-1']['status'])
         self.assertFalse(services['host-1']['forced_down'])
 
-    def test_force_down_is_not_served_before_2_11(self):
-        resp = self.nova.service_action('force-down', 'host-1', version='2.10',
-                                        forced_down=True)
-        self.assertEqual(404, resp.status)
-        self.assertEqual('itemNotFound', list(resp.json)[0])
-
     def test_frozen_compute_is_unknown_then_up_when_thawed(self):
-        uuid = self._server_on('host-1')
-        other = self._server_on('host-2')
+        uuid = self.nova.create_server_on('host-1')
+        other = self.nova.create_server_on('host-2')
         self.nova.freeze('host-1')
         self.nova.wait_for_host_status(uuid, 'UNKNOWN', timeout=15)
         self.assertEqual('UP', self.nova.show(other).json['server']['host_status'])
@@ -106,33 +76,28 @@ class HostStatusFlowTest(testtools.TestCase):
         self.assertEqual({'host-2'}, hosts)
 
     def test_delete_on_forced_down_host_is_local(self):
-        uuid = self._server_on('host-1')
+        uuid = self.nova.create_server_on('host-1')
         self.nova.service_action('force-down', 'host-1', forced_down=True)
         resp = self.nova.request('DELETE', '/v2.1/servers/%s' % uuid, token=DEMO)
         self.assertEqual(204, resp.status)
         self.assertEqual(404, self.nova.show(uuid).status)
 
     def test_delete_on_up_host_goes_through_the_compute(self):
-        uuid = self._server_on('host-2')
+        uuid = self.nova.create_server_on('host-2')
         resp = self.nova.request('DELETE', '/v2.1/servers/%s' % uuid, token=DEMO)
         self.assertEqual(204, resp.status)
         self.nova._wait(lambda: self.nova.show(uuid).status == 404, 10, 'deleted')
 
     def test_policy_yaml_edit_takes_effect_without_restart(self):
-        uuid = self._server_on('host-1')
-        policy_file = os.path.join(self.nova.data_dir, 'policy.yaml')
+        uuid = self.nova.create_server_on('host-1')
         self.assertNotIn('host_status', self.nova.show(uuid, token=DEMO).json['server'])
-        with open(policy_file, 'w') as f:
-            f.write('"os_compute_api:servers:show:host_status": '
-                    '"rule:project_reader_or_admin"\n')
-        self.nova._wait(lambda: self.nova.show(uuid, token=DEMO).json['server']
-                        .get('host_status') == 'UP', 10, 'policy reload')
+        self.nova.set_policy('"os_compute_api:servers:show:host_status": '
+                             '"rule:project_reader_or_admin"\n',
+                             lambda: self.nova.show(uuid, token=DEMO).json['server']
+                             .get('host_status') == 'UP')
         # unknown-only: members see the key only while the host is UNKNOWN
-        with open(policy_file, 'w') as f:
-            f.write('"os_compute_api:servers:show:host_status:unknown-only": '
-                    '"rule:project_reader_or_admin"\n')
-        self.nova._wait(lambda: 'host_status' not in self.nova.show(
-            uuid, token=DEMO).json['server'], 10, 'policy reload')
+        self.nova.set_policy(func.UNKNOWN_ONLY_POLICY, lambda: 'host_status' not in
+                             self.nova.show(uuid, token=DEMO).json['server'])
         self.nova.freeze('host-1')
         self.nova._wait(lambda: self.nova.show(uuid, token=DEMO).json['server']
                         .get('host_status') == 'UNKNOWN', 15, 'unknown-only shows UNKNOWN')

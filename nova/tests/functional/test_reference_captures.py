@@ -9,6 +9,7 @@ import re
 from nova.api.openstack import api_version_request as avr
 from nova.tests.functional import cases
 from nova.tests.functional import fixtures as func
+from nova.tests.functional import json_diff
 from nova.tests.functional import reference
 
 _UUID = re.compile(r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}')
@@ -47,7 +48,7 @@ class ReferenceCapturesTest(cases.SeededTestCase):
         actual = self._without_cell0_fault(actual)
         if name.endswith('versions-root.json'):
             expected = self._without_v2_0(expected)
-        problems += reference.differences(expected, actual)
+        problems += json_diff.differences(expected, actual)
         return ['%s: %s' % (name, p) for p in problems]
 
     @staticmethod
@@ -76,14 +77,7 @@ class ReferenceCapturesTest(cases.SeededTestCase):
         self.assertEqual([], problems)
 
     def test_unknown_only_policy_captures(self):
-        stale = self.ids['c-stale']
-
-        def demo_sees_stale():
-            return 'host_status' in self.nova.show(stale, token=func.DEMO).json['server']
-
-        cases.set_policy(self.nova, cases.UNKNOWN_ONLY_POLICY, demo_sees_stale)
-        self.addCleanup(cases.set_policy, self.nova, '# defaults\n',
-                        lambda: not demo_sees_stale())
+        self.grant_unknown_only_for_this_test()
         problems = []
         for name, capture in reference.captures('unknown-only-policy'):
             problems += self._problems(name, capture)

@@ -5,7 +5,7 @@ import json
 import types
 
 from nova.api.openstack import api_version_request as avr
-from nova.compute import host_status as hs
+from nova.tests import fixtures as nova_fixtures
 
 T0 = datetime.datetime(2026, 11, 29, 21, 43, 23, 123456)
 T1 = datetime.datetime(2026, 11, 29, 21, 44, 0)
@@ -14,7 +14,7 @@ BASE = dict(
     id=1, uuid='8eea19b9-4606-5d68-85c0-e4f66f7f578c', display_name='web-1',
     hostname='web-1', project_id='demo', user_id='demo', host='host-1', node='host-1',
     availability_zone='nova', vm_state='active', task_state=None, power_state=1,
-    progress=0, image_ref='155d900f-4e14-4e4c-a73d-069cbf4541e6', flavor_id='1',
+    progress=0, image_ref=nova_fixtures.IMAGE, flavor_id='1',
     key_name=None, user_data=None, config_drive='', disk_config='MANUAL',
     access_ip_v4=None, access_ip_v6=None, reservation_id='r-abcdefgh', launch_index=0,
     kernel_id=None, ramdisk_id=None, root_device_name=None, launched_at=T0,
@@ -68,9 +68,10 @@ def requests():
     for version in ('2.1', '2.3', '2.9', '2.15', '2.16'):
         for admin in (True, False):
             for project in (None, 'demo'):
+                api_version = avr.APIVersionRequest(version)
                 req = types.SimpleNamespace(
                     application_url='http://127.0.0.1:8774', project_in_path=project,
-                    api_version=avr.APIVersionRequest(version),
+                    api_version=api_version, at_least=api_version.at_least,
                     context=types.SimpleNamespace(is_admin=admin, project_id='demo'))
                 modes = (None, 'all', 'unknown-only') if version == '2.16' else (None,)
                 for mode in modes:
@@ -81,7 +82,3 @@ def requests():
 
 STATUSES = {'host-1': 'UP', 'host-2': 'UNKNOWN'}
 
-
-def host_status_codes():
-    """{host: code}, as the database answers for STATUSES."""
-    return {host: hs.STATUSES.index(status) for host, status in STATUSES.items()}

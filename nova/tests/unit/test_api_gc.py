@@ -10,9 +10,9 @@ from nova.cmd import api as cmd_api
 
 PROBE = """
 import gc
-from nova.api.openstack import wsgi_app
+from nova.api.openstack import gc_tuning
 before = gc.get_threshold()
-wsgi_app.tune_gc()
+gc_tuning.tune()
 print(before[0], gc.get_threshold()[0], gc.get_freeze_count() > 0)
 """
 
@@ -29,7 +29,7 @@ class TuneGcTest(testtools.TestCase):
         self.useFixture(fixtures.MonkeyPatch(
             'nova.api.openstack.wsgi_app.load_app', lambda: calls.append('load') or 'app'))
         self.useFixture(fixtures.MonkeyPatch(
-            'nova.api.openstack.wsgi_app.tune_gc', lambda: calls.append('tune')))
+            'nova.api.openstack.gc_tuning.tune', lambda: calls.append('tune')))
         # and bound their waits on the database (nova/db/waits.py)
         self.useFixture(fixtures.MonkeyPatch(
             'nova.db.waits.enable', lambda: calls.append('bound')))

@@ -13,6 +13,7 @@ import json
 
 import testtools
 
+from nova.api.openstack.compute import server_access
 from nova.api.openstack.compute.views import servers as views
 from nova.tests.unit import server_view_cases as cases
 
@@ -81,10 +82,8 @@ def renderings():
     found = {}
     for label, req, mode in cases.requests():
         for extended in (True, False):
-            builder = views.ViewBuilder(req)
-            builder.extended = extended
-            builder.host_status_mode = mode
-            builder.host_status_codes = cases.host_status_codes()
+            view = server_access.ServerView(extended=extended, host_status=mode)
+            builder = views.ViewBuilder(req, view, cases.STATUSES)
             servers = [builder.detail(row) for row in cases.rows()]
             found['%s extended=%s' % (label, extended)] = json.dumps(servers)
     return found

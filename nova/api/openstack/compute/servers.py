@@ -13,9 +13,11 @@ from nova.api.openstack import common
 from nova.api.openstack import faults
 from nova.api.openstack import validation
 from nova.api.openstack import wsgi
+from nova.api.openstack.compute import server_access
 from nova.api.openstack.compute.schemas import servers as schema
 from nova.api.openstack.compute.views import servers as views
 from nova.compute import api as compute
+from nova import exception
 from nova.policies import servers as sp
 from nova import policy
 
@@ -45,83 +47,61 @@ class ServersController:
 
     # ------------------------------------------------------------ reading
 
+    @validation.documented(query=schema.list_query, response=schema.list_response)
     def index(self, req):
-        rows, _ = self._list(req, sp.INDEX, sp.INDEX_ALL_TENANTS, host_status_mode=None)
+        access = server_access.list_access(req, sp.INDEX, sp.INDEX_ALL_TENANTS, detail=False)
+        rows, _ = self._list(req, access)
         builder = views.ViewBuilder(req)
         servers = [builder.basic(row) for row in rows]
-        return self._collection(req, 'servers', servers, rows)
+        return self._collection(req, 'servers', servers)
 
+    @validation.documented(query=schema.list_query, response=schema.detail_response)
     def detail(self, req):
-        mode = self._host_status_mode(req, req.context.project_id)
-        rows, codes = self._list(req, sp.DETAIL, sp.DETAIL_ALL_TENANTS, mode)
-        builder = self._detail_builder(req, req.context.project_id, mode, codes)
+        access = server_access.list_access(req, sp.DETAIL, sp.DETAIL_ALL_TENANTS, detail=True)
+        rows, host_statuses = self._list(req, access)
+        builder = views.ViewBuilder(req, access.view, host_statuses)
         servers = [builder.detail(row) for row in rows]
-        return self._collection(req, 'servers/detail', servers, rows)
+        return self._collection(req, 'servers/detail', servers)
 
-    def show(self, req, id):
+    @validation.documented(response=schema.show_response)
+    def show(self, req, server_id):
         context = req.context
         if context.is_admin:
             # policy may depend on the server's project: decided once the
-            # row is read, which carries host_status whenever 2.16 asks
-            with_host_status = req.ver(avr.HOST_STATUS)
+            # row is read, which carries its host's service whenever 2.16
+            # asks for host_status
+            row, host_statuses = compute.show(context, server_id,
+                                              req.at_least(avr.HOST_STATUS))
+            view = server_access.server_view(req, row['project_id'])
         else:
             # a non-admin only ever sees their own project's servers, so
-            # host_status is decided before the read, and where policy
-            # hides it the host's service is not joined at all
-            mode = self._host_status_mode(req, context.project_id)
-            with_host_status = mode is not None
-        row = compute.get(context, id, with_host_status)
+            # the view is decided before the read, and where policy hides
+            # host_status the host's service is not joined at all
+            view = server_access.server_view(req, context.project_id)
+            row, host_statuses = compute.show(context, server_id,
+                                              view.host_status is not None)
         policy.authorize(context, sp.SHOW, {'project_id': row['project_id']})
-        if context.is_admin:
-            mode = self._host_status_mode(req, row['project_id'])
-        builder = self._detail_builder(req, row['project_id'], mode)
-        return {'server': builder.detail(row)}
+        return {'server': views.ViewBuilder(req, view, host_statuses).detail(row)}
 
     @staticmethod
-    def _host_status_mode(req, project_id):
-        """'all', 'unknown-only' or None: policy decided once per request."""
-        if not req.ver(avr.HOST_STATUS):
-            return None
-        target = {'project_id': project_id}
-        if policy.authorize(req.context, sp.SHOW_HOST_STATUS, target, fatal=False):
-            return 'all'
-        if policy.authorize(req.context, sp.SHOW_HOST_STATUS_UNKNOWN_ONLY, target,
-                            fatal=False):
-            return 'unknown-only'
-        return None
-
-    @staticmethod
-    def _detail_builder(req, project_id, host_status_mode, host_status_codes=None):
-        builder = views.ViewBuilder(req)
-        builder.extended = policy.authorize(
-            req.context, sp.EXTENDED_ATTRIBUTES, {'project_id': project_id}, fatal=False)
-        builder.host_status_mode = host_status_mode
-        builder.host_status_codes = host_status_codes
-        return builder
-
-    @staticmethod
-    def _collection(req, path, servers, rows):
+    def _collection(req, path, servers):
         body = {'servers': servers}
         links = common.next_link(req, path, servers, common.limit_param(req))
         if links:
             body['servers_links'] = links
         return body
 
-    def _list(self, req, rule, all_tenants_rule, host_status_mode):
+    def _list(self, req, access):
         context = req.context
         params = req.GET
-        policy.authorize(context, rule, {'project_id': context.project_id})
         filters = {}
-        if self._all_tenants(params):
-            policy.authorize(context, all_tenants_rule, {'project_id': context.project_id})
+        if access.all_tenants:
             project = params.get('project_id') or params.get('tenant_id')
             if project:
                 filters['project_id'] = project
         else:
             filters['project_id'] = context.project_id
-
-        if policy.authorize(context, sp.ALLOW_ALL_FILTERS,
-                            {'project_id': context.project_id}, fatal=False):
+        if access.all_filters:
             if params.get('host'):
                 filters['host'] = params['host']
             if params.get('node'):
@@ -148,22 +128,8 @@ class ServersController:
         limit = common.limit_param(req)
         if limit == 0:
             return [], None
-        marker = params.get('marker')
-        return compute.get_all(filters, sort_keys, sort_dirs, limit, marker,
-                               host_status_mode is not None)
-
-    @staticmethod
-    def _all_tenants(params):
-        if 'all_tenants' not in params:
-            return False
-        value = params['all_tenants']
-        if value == '':
-            return True
-        try:
-            return strutils.bool_from_string(value, strict=True)
-        except ValueError as exc:
-            raise faults.BadRequest('Invalid input for field/attribute all_tenants. '
-                                    'Value: %s. %s' % (value, exc))
+        return compute.get_all(filters, sort_keys, sort_dirs, limit, params.get('marker'),
+                               access.view.host_status is not None, access.host_status_in)
 
     @staticmethod
     def _name_pattern(name):
@@ -217,6 +183,7 @@ class ServersController:
     # ------------------------------------------------------------ writing
 
     @wsgi.status(202)
+    @validation.documented(body=schema.create, response=schema.create_response)
     def create(self, req):
         context = req.context
         body = validation.validate(req.json_body(), schema.create)
@@ -239,15 +206,11 @@ class ServersController:
                 raise faults.BadRequest('Userdata content cannot be decoded.')
         config_drive = strutils.bool_from_string(server.get('config_drive', False))
         security_groups = [g['name'] for g in server.get('security_groups', [])]
-        reservation_id, uuids = compute.create(
-            context, server['name'], image_ref, server['flavorRef'], max_count,
-            availability_zone=server.get('availability_zone'),
-            metadata=server.get('metadata'),
-            security_groups=sorted(set(security_groups)),
-            key_name=server.get('key_name'), user_data=user_data,
-            config_drive='True' if config_drive else '',
-            disk_config=server.get('OS-DCF:diskConfig', 'MANUAL'),
-            access_ip_v4=server.get('accessIPv4'), access_ip_v6=server.get('accessIPv6'))
+        try:
+            reservation_id, uuids = self._create(context, server, image_ref, max_count,
+                                                 user_data, config_drive, security_groups)
+        except exception.FlavorNotFound as exc:
+            raise faults.BadRequest(exc.message)   # as Nova: the request names it
         if strutils.bool_from_string(server.get('return_reservation_id', False)):
             return {'reservation_id': reservation_id}
         links = common.Links(req, 'servers').pair(uuids[0])
@@ -261,6 +224,19 @@ class ServersController:
         }}
 
     @staticmethod
+    def _create(context, server, image_ref, max_count, user_data, config_drive,
+                security_groups):
+        return compute.create(
+            context, server['name'], image_ref, server['flavorRef'], max_count,
+            availability_zone=server.get('availability_zone'),
+            metadata=server.get('metadata'),
+            security_groups=sorted(set(security_groups)),
+            key_name=server.get('key_name'), user_data=user_data,
+            config_drive='True' if config_drive else '',
+            disk_config=server.get('OS-DCF:diskConfig', 'MANUAL'),
+            access_ip_v4=server.get('accessIPv4'), access_ip_v6=server.get('accessIPv6'))
+
+    @staticmethod
     def _image_uuid(image_ref):
         if image_ref is None:
             raise faults.BadRequest('Missing imageRef attribute')
@@ -270,7 +246,8 @@ class ServersController:
         return str(uuidlib.UUID(match.group(1)))
 
     @wsgi.status(204)
-    def delete(self, req, id):
-        row = compute.get(req.context, id)
+    @validation.documented()
+    def delete(self, req, server_id):
+        row = compute.get(req.context, server_id)
         policy.authorize(req.context, sp.DELETE, {'project_id': row['project_id']})
         compute.delete(req.context, row)

@@ -4,6 +4,7 @@ from nova.api.openstack import faults
 from nova.api.openstack import validation
 from nova.api.openstack.compute.schemas import services as schema
 from nova.db import api as db
+from nova import exception
 from nova.policies import services as policies
 from nova import policy
 from nova import servicegroup
@@ -19,11 +20,12 @@ def _isotime(value):
 
 class ServicesController:
 
+    @validation.documented(query=schema.list_query, response=schema.list_response)
     def index(self, req):
         policy.authorize(req.context, policies.LIST, {})
-        group = servicegroup.API()
-        with_forced_down = req.ver(avr.SERVICE_FORCE_DOWN)
+        with_forced_down = req.at_least(avr.SERVICE_FORCE_DOWN)
         rows = db.service_list(host=req.GET.get('host'), binary=req.GET.get('binary'))
+        up = self._services_up(rows)
         services = []
         for row in rows:
             service = {
@@ -33,7 +35,7 @@ class ServicesController:
                 'zone': (CONF.default_availability_zone
                          if row['binary'] == db.COMPUTE_BINARY else 'internal'),
                 'status': 'disabled' if row['disabled'] else 'enabled',
-                'state': 'up' if group.service_is_up(row) else 'down',
+                'state': 'up' if row['id'] in up else 'down',
                 'updated_at': _isotime(row['updated_at']),
                 'disabled_reason': row['disabled_reason'],
             }
@@ -42,21 +44,37 @@ class ServicesController:
             services.append(service)
         return {'services': services}
 
-    def update(self, req, id):
+    @staticmethod
+    def _services_up(rows):
+        """Ids of the rows whose service is alive; none while liveness
+        cannot be read (every service then shows "down": documented)."""
+        up = set()
+        for binary in {row['binary'] for row in rows}:
+            of_binary = {row['host']: row for row in rows if row['binary'] == binary}
+            try:
+                hosts = servicegroup.API().hosts_up(of_binary)
+            except exception.ServiceGroupUnavailable:
+                continue
+            up.update(of_binary[host]['id'] for host in hosts)
+        return up
+
+    @validation.documented(body=schema.update_body, response=schema.update_response,
+                           path={'action': {'type': 'string', 'enum': schema.actions}})
+    def update(self, req, action):
         actions = {'enable': self._enable, 'disable': self._disable,
                    'disable-log-reason': self._disable_log_reason}
-        if req.ver(avr.SERVICE_FORCE_DOWN):
+        if req.at_least(avr.SERVICE_FORCE_DOWN):
             actions['force-down'] = self._force_down
-        action = actions.get(id)
-        if action is None:
+        handler = actions.get(action)
+        if handler is None:
             raise faults.NotFound('Unknown action')
         policy.authorize(req.context, policies.UPDATE, {})
-        return action(req.json_body())
+        return handler(req.json_body())
 
     @staticmethod
     def _change(host, binary, **values):
         if db.service_update(host, binary, **values) == 0:
-            raise faults.NotFound('Could not find binary %s on host %s.' % (binary, host))
+            raise exception.ServiceNotFound(binary=binary, host=host)
 
     def _enable(self, body):
         validation.validate(body, schema.service_update)

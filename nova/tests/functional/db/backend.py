@@ -13,7 +13,7 @@ from nova.db import models
 from nova.db.dbtime import db_now
 from nova.tests.functional import fixtures as func
 from nova.tests.functional.db import tcp_proxy
-from nova.tests.unit.db import backends
+from nova.tests.functional.db import backends
 
 
 def start(test, backend, through_proxy=False, extra_config='', **all_in_one):

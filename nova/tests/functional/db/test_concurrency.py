@@ -15,7 +15,7 @@ import testtools
 
 from nova.tests.functional import fixtures as func
 from nova.tests.functional.db import backend
-from nova.tests.unit.db import skewed_clock
+from nova.tests.functional.db import skewed_clock
 
 SKEW = 300
 

@@ -28,15 +28,8 @@ class _FlowTests:
     def _status(self, uuid):
         return self.nova.show(uuid).json['server']['host_status']
 
-    def _server_on_host_1(self):
-        self.nova.service_action('disable', 'host-2')
-        uuid = self.nova.create_server()
-        self.nova.service_action('enable', 'host-2')
-        self.assertEqual('host-1', self.nova.show(uuid).json['server']['OS-EXT-SRV-ATTR:host'])
-        return uuid
-
     def test_up_maintenance_down_unknown_and_back(self):
-        uuid = self._server_on_host_1()
+        uuid = self.nova.create_server_on('host-1')
         self.assertEqual('UP', self._status(uuid))
 
         reason = {'disabled_reason': 'firmware'}
@@ -67,8 +60,6 @@ class _FlowTests:
         self.addDetail('heartbeat-to-UNKNOWN', content.text_content('%.3f s' % elapsed))
         print('%s: heartbeat-to-UNKNOWN %.3f s (service_down_time %d s)'
               % (self.BACKEND, elapsed, DOWN_TIME), file=sys.stderr)
-        self.assertGreaterEqual(elapsed, DOWN_TIME)
-        self.assertLess(elapsed, DOWN_TIME + 1.0)
 
         self.nova.thaw('host-1')
         self.nova.wait_for_host_status(uuid, 'UP', timeout=10)
@@ -80,15 +71,23 @@ class _FlowTests:
                         10, 'a heartbeat from %s' % host)
 
     def _seconds_from_last_heartbeat_to_unknown(self, uuid):
-        """Freeze host-1's compute; from its last heartbeat to the first
-        UNKNOWN the API shows, on the database's clock."""
+        """Freeze host-1's compute and watch it turn UNKNOWN, checking each
+        answer against the heartbeat's age on the database's clock: UP only
+        while the age read just before the request is within
+        service_down_time, UNKNOWN only once the age read just after it is
+        past. Returns that age at the first UNKNOWN."""
         self.nova.freeze('host-1')
-        time.sleep(0.2)       # a heartbeat already on the wire lands first
-        last = self.peek.service('host-1')['last_seen_up']
-        deadline = time.monotonic() + DOWN_TIME + 10
+        deadline = time.monotonic() + DOWN_TIME + 60     # a bound for a stuck test only
         while time.monotonic() < deadline:
-            if self._status(uuid) == 'UNKNOWN':
-                return (self.peek.now() - last).total_seconds()
+            last = self.peek.service('host-1')['last_seen_up']
+            before = (self.peek.now() - last).total_seconds()
+            status = self._status(uuid)
+            after = (self.peek.now() - last).total_seconds()
+            if status == 'UNKNOWN':
+                self.assertGreater(after, DOWN_TIME)
+                return after
+            self.assertEqual('UP', status)
+            self.assertLessEqual(before, DOWN_TIME)
             time.sleep(0.05)
         self.fail('host-1 never turned UNKNOWN')
 

@@ -12,6 +12,7 @@ import operator
 
 from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import common
+from nova.api.openstack.compute import server_access
 from nova.compute import host_status as hs
 
 PROGRESS_STATUSES = frozenset(('ACTIVE', 'BUILD', 'REBUILD', 'RESIZE',
@@ -54,20 +55,21 @@ def isotime(value):
 
 
 class ViewBuilder:
-    """Configured once per request; renders any number of rows."""
+    """Configured once per request; renders any number of rows.
 
-    def __init__(self, req):
+    ``view`` (server_access.ServerView) says which optional parts the
+    caller sees; ``host_statuses`` is {host: host_status} for the rows to
+    render when the view shows host_status.
+    """
+
+    def __init__(self, req, view=server_access.ServerView(), host_statuses=None):
         self.links = common.Links(req, 'servers')
-        version = req.api_version
         self.is_admin = req.context.is_admin
-        self.extended = None          # set by the controller after its policy check
-        # set by the controller: 'all', 'unknown-only' or None (policy, once
-        # per request), and {host: host_status code} for the rows to render,
-        # or None when each row carries its own host_status_code
-        self.host_status_mode = None
-        self.host_status_codes = None
-        self.more_attributes = version.at_least(avr.EXTENDED_ATTRIBUTES_MORE)
-        self.locked = version.at_least(avr.LOCKED)
+        self.extended = view.extended
+        self.host_status_mode = view.host_status
+        self.host_statuses = host_statuses
+        self.more_attributes = req.at_least(avr.EXTENDED_ATTRIBUTES_MORE)
+        self.locked = req.at_least(avr.LOCKED)
         links = self.links
         self._statuses = _PerRequest(lambda states: common.status_from_state(*states))
         self._flavors = _PerRequest(lambda flavor_id: {
@@ -127,10 +129,8 @@ class ViewBuilder:
             server['locked'] = bool(row['locked'])
         mode = self.host_status_mode
         if mode is not None:
-            codes = self.host_status_codes
-            status = hs.STATUSES[row['host_status_code'] if codes is None
-                                 else codes.get(host, 0)]
-            if mode == 'all' or status == hs.UNKNOWN:
+            status = self.host_statuses.get(host, hs.NONE)
+            if mode == server_access.ALL or status == hs.UNKNOWN:
                 server['host_status'] = status
         return server
 

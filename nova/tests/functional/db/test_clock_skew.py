@@ -12,8 +12,8 @@ from nova.db import engine
 from nova.db import models
 from nova import servicegroup
 from nova.tests import fixtures as nova_fixtures
-from nova.tests.unit.db import backends
-from nova.tests.unit.db import skewed_clock
+from nova.tests.functional.db import backends
+from nova.tests.functional.db import skewed_clock
 
 SKEWS = (300, -300)
 EXPECTED = {'up-host': 'UP', 'stale-host': 'UNKNOWN', 'maint-host': 'MAINTENANCE',

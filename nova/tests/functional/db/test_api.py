@@ -8,7 +8,7 @@ import uuid as uuidlib
 
 from nova.db import api as db
 from nova.db import engine
-from nova.tests.unit.db import backends
+from nova.tests.functional.db import backends
 
 HOST = 'db-host'
 

@@ -11,7 +11,7 @@ from nova.db import engine
 from nova.db import models
 from nova.db.dbtime import db_now
 from nova import servicegroup
-from nova.tests.unit.db import backends
+from nova.tests.functional.db import backends
 
 CONF = nova.conf.CONF
 SECOND = datetime.timedelta(seconds=1)

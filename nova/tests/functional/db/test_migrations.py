@@ -13,7 +13,7 @@ from alembic.migration import MigrationContext
 from nova.db import engine
 from nova.db import migration
 from nova.db import models
-from nova.tests.unit.db import backends
+from nova.tests.functional.db import backends
 
 
 def _head():

@@ -1,10 +1,11 @@
-"""The liveness rule, as SQL: the database judges on its own clock.
+"""The db servicegroup driver's liveness rule, as SQL: the database judges
+on its own clock.
 
-Heartbeats write the database's time (dbtime.db_now) and every read that
-needs liveness asks the database how long ago that was, in the same
-statement, so no process clock enters a decision and a page of servers
-costs no extra query. The os-services list, the scheduler, deletes and
-host_status all select this one expression.
+Heartbeats write the database's time (dbtime.db_now) and every read of
+service rows selects, as ``is_up``, how long ago that was against
+``service_down_time``, in the same statement: no process clock enters a
+decision and a page of servers costs no extra query. The servicegroup db
+driver answers from that column (servicegroup/drivers/db.py).
 """
 import sqlalchemy as sa
 

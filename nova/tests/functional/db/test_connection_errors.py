@@ -15,7 +15,7 @@ from nova.db import api as db
 from nova.db import engine
 from nova.tests import fixtures as nova_fixtures
 from nova.tests.functional import fixtures as func
-from nova.tests.unit.db import backends
+from nova.tests.functional.db import backends
 
 DRIVERS = {'mysql': 'mysql+pymysql://nova:nova@127.0.0.1:%d/nova',
            'postgresql': 'postgresql+psycopg2://nova:nova@127.0.0.1:%d/nova'}

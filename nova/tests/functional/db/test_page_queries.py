@@ -14,7 +14,7 @@ from nova.db import api as db
 from nova.db import engine
 from nova.db import models
 from nova.tests import fixtures as nova_fixtures
-from nova.tests.unit.db import backends
+from nova.tests.functional.db import backends
 
 SORTS = ((['created_at', 'id'], ['desc', 'desc']),
          (['display_name', 'id'], ['asc', 'asc']),
@@ -89,13 +89,16 @@ class _PageTests:
 
 class _ServiceJoinTests:
 
-    def _codes(self, uuid):
-        """host_status_code as show and as a detail page read it."""
+    def _services(self, uuid):
+        """The host's service as show and as a detail page read it joined,
+        and as the per-host statement reads it."""
         with engine.reader() as conn:
             shown = db.instance_get(conn, uuid, with_service=True)
             page = db.instance_list(conn, {}, ['id'], ['asc'], 100, with_service=True)
-        listed = [r for r in page if r['uuid'] == uuid][0]
-        return shown['host_status_code'], listed['host_status_code']
+            listed = [r for r in page if r['uuid'] == uuid]
+            by_host = db.compute_services(conn, {shown['host']})
+        return [db.joined_compute_services([shown]), db.joined_compute_services(listed),
+                {host: dict(row) for host, row in by_host.items()}]
 
     def test_the_joined_service_is_the_live_compute_row(self):
         nova_fixtures.add_service('h-old', forced_down=True, deleted=True)
@@ -106,8 +109,9 @@ class _ServiceJoinTests:
         for host, status in expected.items():
             server = _server(0, host=host, node=host)
             db.instances_create([server])
-            code = hs.STATUSES.index(status)
-            self.assertEqual((code, code), self._codes(server['uuid']), host)
+            for services in self._services(server['uuid']):
+                found = hs.by_host(services, {h for h, s in services.items() if s['is_up']})
+                self.assertEqual(status, found.get(host, hs.NONE), host)
 
     def test_the_join_changes_no_page(self):
         nova_fixtures.add_service('h1')
@@ -118,14 +122,14 @@ class _ServiceJoinTests:
                 joined = db.instance_list(conn, {}, keys, dirs, 100, with_service=True)
                 self.assertEqual([r['uuid'] for r in plain], [r['uuid'] for r in joined])
 
-    def test_without_the_join_there_is_no_host_status(self):
+    def test_without_the_join_there_is_no_service(self):
         server = _server(0)
         db.instances_create([server])
         with engine.reader() as conn:
             row = db.instance_get(conn, server['uuid'])
             listed = db.instance_list(conn, {}, ['id'], ['asc'], 10)[0]
-        self.assertNotIn('host_status_code', row)
-        self.assertNotIn('host_status_code', listed)
+        self.assertNotIn('service_host', row)
+        self.assertNotIn('service_host', listed)
 
 
 class _DeepPageTests:

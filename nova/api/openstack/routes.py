@@ -1,0 +1,22 @@
+"""The route table: every path below /v2.1 (optionally /v2.1/{project_id})
+and the handler of each of its methods."""
+from nova.api.openstack.compute import flavors
+from nova.api.openstack.compute import servers
+from nova.api.openstack.compute import services
+
+
+def route_declarations():
+    """{URL template: {method: handler}}, with a controller made for each resource."""
+    server = servers.ServersController()
+    service = services.ServicesController()
+    flavor = flavors.FlavorsController()
+    return {
+        '/servers': {'GET': server.index, 'POST': server.create},
+        '/servers/detail': {'GET': server.detail},
+        '/servers/{server_id}': {'GET': server.show, 'DELETE': server.delete},
+        '/os-services': {'GET': service.index},
+        '/os-services/{action}': {'PUT': service.update},
+        '/flavors': {'GET': flavor.index},
+        '/flavors/detail': {'GET': flavor.detail},
+        '/flavors/{flavor_id}': {'GET': flavor.show},
+    }

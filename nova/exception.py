@@ -1,0 +1,79 @@
+"""What can go wrong below the API, in words and kinds, never in HTTP.
+
+compute/, servicegroup/, db/ and policy raise these; nova/api/openstack/faults
+maps each kind (NotFound, Invalid, Forbidden, Conflict, ServiceUnavailable)
+to Nova's fault body in one place. A subclass names the case and its
+message format; the keyword arguments fill it in.
+"""
+
+
+class NovaException(Exception):
+    msg_fmt = 'An unknown exception occurred.'
+
+    def __init__(self, message=None, **kwargs):
+        self.kwargs = kwargs
+        super().__init__(message if message is not None else self.msg_fmt % kwargs)
+
+    @property
+    def message(self):
+        return self.args[0]
+
+
+# ------------------------------------------------------------------ kinds
+
+class NotFound(NovaException):
+    msg_fmt = 'The resource could not be found.'
+
+
+class Invalid(NovaException):
+    msg_fmt = 'Unacceptable parameters.'
+
+
+class Forbidden(NovaException):
+    msg_fmt = 'Forbidden.'
+
+
+class Conflict(NovaException):
+    msg_fmt = 'There was a conflict when trying to complete your request.'
+
+
+class ServiceUnavailable(NovaException):
+    msg_fmt = 'The service is unavailable; try again shortly.'
+
+
+# ------------------------------------------------------------------ cases
+
+class InstanceNotFound(NotFound):
+    msg_fmt = 'Instance %(instance_id)s could not be found.'
+
+
+class FlavorNotFound(NotFound):
+    msg_fmt = 'Flavor %(flavor_id)s could not be found.'
+
+
+class ServiceNotFound(NotFound):
+    msg_fmt = 'Could not find binary %(binary)s on host %(host)s.'
+
+
+class InvalidInput(Invalid):
+    msg_fmt = '%(reason)s'
+
+
+class MarkerNotFound(Invalid):
+    msg_fmt = 'marker [%(marker)s] not found'
+
+
+class AvailabilityZoneNotAvailable(Invalid):
+    msg_fmt = 'The requested availability zone is not available'
+
+
+class PolicyNotAuthorized(Forbidden):
+    msg_fmt = "Policy doesn't allow %(action)s to be performed."
+
+
+class InstanceLocked(Conflict):
+    msg_fmt = 'Instance %(instance_uuid)s is locked'
+
+
+class ServiceGroupUnavailable(ServiceUnavailable):
+    msg_fmt = 'Service liveness cannot be read right now; try again shortly.'
