@@ -18,7 +18,7 @@ import time
 from nova.tests.functional import fixtures as func
 from nova.tests.functional.db import backend as backend_mod
 from nova.tests.functional.db import tcp_proxy
-from nova.tests.unit.db import backends
+from nova.tests.functional.db import backends
 
 REQUESTS = [
     ('GET', '/v2.1/servers/{uuid}', None),

@@ -17,7 +17,7 @@ import psycopg2
 import nova.conf
 from nova.db import pg_watchdog
 from nova.db import waits
-from nova.tests.unit.db import backends
+from nova.tests.functional.db import backends
 
 CONF = nova.conf.CONF
 

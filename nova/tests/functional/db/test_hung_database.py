@@ -21,7 +21,7 @@ from nova.db import engine
 from nova.db import waits
 from nova.tests import fixtures as nova_fixtures
 from nova.tests.functional.db import tcp_proxy
-from nova.tests.unit.db import backends
+from nova.tests.functional.db import backends
 
 BOUND = 1.0
 MARGIN = 10.0      # a loaded CI machine, never a tight figure
