@@ -54,7 +54,15 @@ sa.event.listen(sa.engine.Engine, 'handle_error', _connect_failure_is_disconnect
 
 
 def _bound_waits(dialect, connection_record, cargs, cparams):
-    waits.on_connect_arguments(dialect, cparams)
+    # per driver, as nova/db/waits.py explains
+    timeout = waits.bound()
+    if timeout is None:
+        return
+    if dialect.driver == 'pymysql':
+        waits.pymysql_arguments(cparams, timeout)
+    elif dialect.driver == 'psycopg2':
+        from nova.db import pg_watchdog   # imports psycopg2: only where it is used
+        pg_watchdog.connect_arguments(cparams, timeout)
 
 
 def _bound_statement(conn, cursor, statement, parameters, context, executemany):

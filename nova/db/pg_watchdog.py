@@ -19,6 +19,7 @@ and runs every wait through Python. The cost here is some 7-11 us of CPU
 per round trip (benchmarks/pg_round_trip.py).
 """
 import itertools
+import math
 import os
 import socket
 import threading
@@ -148,3 +149,10 @@ class Connection(psycopg2.extensions.connection):
 
     def rollback(self):
         return _bounded(self, super().rollback)
+
+
+def connect_arguments(cparams, timeout):
+    """psycopg2's arguments for a new connection bounded by ``timeout``."""
+    cparams.setdefault('connection_factory', Connection)
+    # libpq's own, for the connection's set-up: whole seconds, at least 2
+    cparams.setdefault('connect_timeout', max(2, math.ceil(timeout)))

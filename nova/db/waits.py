@@ -19,7 +19,6 @@ it; a long poll made of short statements needs nothing, the bound being
 per wait, not per request.
 """
 import contextlib
-import math
 import threading
 
 import nova.conf
@@ -66,19 +65,10 @@ def allowing(seconds):
         _local.bound = previous
 
 
-def on_connect_arguments(dialect, cparams):
-    """Driver arguments for a new connection (an engine's do_connect)."""
-    timeout = bound()
-    if timeout is None:
-        return
-    if dialect.driver == 'pymysql':
-        for name in ('connect_timeout', 'read_timeout', 'write_timeout'):
-            cparams.setdefault(name, timeout)
-    elif dialect.driver == 'psycopg2':
-        from nova.db import pg_watchdog
-        cparams.setdefault('connection_factory', pg_watchdog.Connection)
-        # libpq's own, for the connection's set-up: whole seconds, at least 2
-        cparams.setdefault('connect_timeout', max(2, math.ceil(timeout)))
+def pymysql_arguments(cparams, timeout):
+    """PyMySQL's arguments for a new connection bounded by ``timeout``."""
+    for name in ('connect_timeout', 'read_timeout', 'write_timeout'):
+        cparams.setdefault(name, timeout)
 
 
 def on_statement(dbapi_connection):
