@@ -123,8 +123,8 @@ def _bounded(connection, call, *args):
     except BaseException:
         _WATCHDOG.done(key)
         raise
-    # Answered just as the watchdog gave up: the result stands, and the
-    # next use of the connection finds it closed (a disconnect).
+    # Should the watchdog have given up just as the answer came, the result
+    # stands and the next use of the connection finds it closed (a disconnect).
     _WATCHDOG.done(key)
     return result
 

@@ -25,6 +25,7 @@ import nova.conf
 
 CONF = nova.conf.CONF
 
+
 class _Local(threading.local):
     bound = None       # a miss would raise and catch AttributeError per statement
 
@@ -56,9 +57,12 @@ def bound():
 @contextlib.contextmanager
 def allowing(seconds):
     """Raise this thread's bound to ``seconds`` inside the block (a long
-    poll that waits in one statement: exempt it here, explicitly)."""
+    poll that waits in one statement: exempt it here, explicitly). Where
+    waits are not bounded at all they stay so."""
     previous = _local.bound
-    _local.bound = max(seconds, bound() or 0)
+    current = bound()
+    if current is not None:
+        _local.bound = max(seconds, current)
     try:
         yield
     finally:
