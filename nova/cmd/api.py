@@ -36,7 +36,10 @@ class GunicornApp(gunicorn_base.BaseApplication):
     def load_config(self):
         self.cfg.set('bind', '%s:%d' % (CONF.api.bind_host, CONF.api.bind_port))
         self.cfg.set('workers', CONF.api.workers)
-        self.cfg.set('worker_class', 'sync')
+        # threads: a long poll of /os-host-status-events holds one while it
+        # waits, the others go on serving
+        self.cfg.set('worker_class', 'gthread')
+        self.cfg.set('threads', CONF.api.threads)
         self.cfg.set('timeout', 60)
         self.cfg.set('graceful_timeout', 5)
         self.cfg.set('proc_name', 'nova-api')
@@ -47,10 +50,9 @@ class GunicornApp(gunicorn_base.BaseApplication):
 
     def load(self):
         # Each worker builds its own app, engine and policy enforcer.
-        from nova.api.openstack import gc_tuning
         from nova.api.openstack import wsgi_app
         application = wsgi_app.load_app()
-        gc_tuning.tune()
+        wsgi_app.serve()
         return application
 
 

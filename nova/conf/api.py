@@ -17,6 +17,16 @@ api_opts = [
     cfg.StrOpt('bind_host', default='127.0.0.1', help='Address the API listens on.'),
     cfg.PortOpt('bind_port', default=8774, help='Port the API listens on.'),
     cfg.IntOpt('workers', default=2, min=1, help='Number of API worker processes.'),
+    cfg.IntOpt('threads', default=8, min=2,
+               help='Threads of each API worker (gunicorn gthread): a long poll of '
+                    'the host status events feed holds one while it waits.'),
+    cfg.FloatOpt('max_long_poll', default=25, min=0, max=25,
+                 help='Longest wait of a long poll of /os-host-status-events, in '
+                      'seconds; a longer ``wait`` is cut to it.'),
+    cfg.IntOpt('max_waits_per_project', default=2, min=0,
+               help='Long polls of /os-host-status-events one project may have '
+                    'waiting at once in one API worker; one more answers 429. A '
+                    'worker never lets waits take more than half its threads.'),
 ]
 
 

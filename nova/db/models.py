@@ -118,7 +118,75 @@ class Flavor(Base):
     disabled = sa.Column(sa.Boolean, nullable=False, default=False, server_default=sa.false())
 
 
+
+class HostStatusLease(Base):
+    """Who the active host-status watcher is: one row per lease name,
+    taken and renewed with a conditional UPDATE judged on the database
+    clock. ``liveness_unavailable_since`` is the watchers' shared memory of
+    a liveness-backend outage, so a failover does not announce it twice."""
+    __tablename__ = 'host_status_leases'
+
+    name = sa.Column(sa.String(64), primary_key=True)
+    holder = sa.Column(sa.String(255), nullable=True)
+    acquired_at = sa.Column(Timestamp, nullable=True)
+    renewed_at = sa.Column(Timestamp, nullable=True)
+    # the lease expires ttl seconds after renewed_at, on the database clock
+    ttl = sa.Column(sa.Float, nullable=True)
+    liveness_unavailable_since = sa.Column(Timestamp, nullable=True)
+
+
+class HostStatusState(Base):
+    """The state of each compute service as last announced."""
+    __tablename__ = 'host_status_states'
+    __table_args__ = (
+        sa.UniqueConstraint('host', 'binary', name='uniq_host_status_states0host0binary'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    host = sa.Column(sa.String(255), nullable=False)
+    binary = sa.Column(sa.String(255), nullable=False)
+    status = sa.Column(sa.String(16), nullable=False)
+    liveness = sa.Column(sa.String(16), nullable=False)
+    admin_state = sa.Column(sa.String(16), nullable=False)
+    since = sa.Column(Timestamp, nullable=False)
+
+
+class HostStatusEvent(Base):
+    """One transition, stored once; ``id`` orders the feed, ``uuid`` names
+    it in every delivery. The service columns are NULL for the two events
+    of a liveness-backend outage (reason says which)."""
+    __tablename__ = 'host_status_events'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_host_status_events0uuid'),
+        # the server_id filter and the fan-out: the events of one host in order
+        sa.Index('host_status_events_host_id_idx', 'host', 'id'),
+        # retention pruning and undelivered retries
+        sa.Index('host_status_events_at_idx', 'at'),
+        sa.Index('host_status_events_delivered_id_idx', 'delivered_at', 'id'),
+        # never reuse an id once pruned: a cursor past it must not skip new ones
+        {'sqlite_autoincrement': True},
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    host = sa.Column(sa.String(255), nullable=True)
+    binary = sa.Column(sa.String(255), nullable=True)
+    old_status = sa.Column(sa.String(16), nullable=True)
+    new_status = sa.Column(sa.String(16), nullable=True)
+    liveness = sa.Column(sa.String(16), nullable=True)
+    admin_state = sa.Column(sa.String(16), nullable=True)
+    old_liveness = sa.Column(sa.String(16), nullable=True)
+    old_admin_state = sa.Column(sa.String(16), nullable=True)
+    reason = sa.Column(sa.String(32), nullable=False)
+    at = sa.Column(Timestamp, nullable=False)
+    last_seen_up = sa.Column(Timestamp, nullable=True)
+    delivered_at = sa.Column(Timestamp, nullable=True)
+
+
 services = Service.__table__
 instances = Instance.__table__
 instance_faults = InstanceFault.__table__
 flavors = Flavor.__table__
+host_status_leases = HostStatusLease.__table__
+host_status_states = HostStatusState.__table__
+host_status_events = HostStatusEvent.__table__

@@ -1,6 +1,7 @@
 """The route table: every path below /v2.1 (optionally /v2.1/{project_id})
 and the handler of each of its methods."""
 from nova.api.openstack.compute import flavors
+from nova.api.openstack.compute import host_status_events
 from nova.api.openstack.compute import servers
 from nova.api.openstack.compute import services
 
@@ -19,4 +20,5 @@ def route_declarations():
         '/flavors': {'GET': flavor.index},
         '/flavors/detail': {'GET': flavor.detail},
         '/flavors/{flavor_id}': {'GET': flavor.show},
+        '/os-host-status-events': {'GET': host_status_events.HostStatusEventsController().index},
     }

@@ -33,3 +33,14 @@ def validate(body, schema):
 def _short(value):
     text = repr(value)
     return text if len(text) <= 200 else text[:200] + '...'
+
+
+def documented(body=None, query=None, response=None, path=None):
+    """Decorator: what a handler accepts and answers, as JSON schemas (the
+    same objects it validates with), published by openapi.py. ``query``
+    and ``path`` map parameter names to schemas."""
+    def decorate(func):
+        func.api_doc = {'body': body, 'query': query or {}, 'response': response,
+                        'path': path or {}}
+        return func
+    return decorate

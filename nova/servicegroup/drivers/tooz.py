@@ -14,9 +14,12 @@ heartbeated in, and only members of the current term count as up. Redis
 stores absolute expiry times (and, unpersisted, nothing across a restart):
 its epoch is always None.
 
-The API reads the whole group once per call (hosts_up) on one reader thread
-per process and waits at most the backend timeout (nova.conf.liveness_backend); while a read
-is stuck, further calls fail at once instead of queueing behind it.
+The API reads the whole group once per call (hosts_up) on one reader per
+process and backend, whatever the number of ToozDriver objects, and waits at
+most the backend timeout (nova.conf.liveness_backend) from the read's
+start. Calls made while a read is in flight (gthread workers) share it; once
+that read has outlived the timeout, further calls fail at once instead of
+queueing behind it.
 """
 import concurrent.futures
 import logging
@@ -109,12 +112,17 @@ class _Reader:
         """The member ids of the current epoch; raises
         ServiceGroupUnavailable."""
         with self._lock:
-            if self._pending is not None and not self._pending.done():
-                raise exception.ServiceGroupUnavailable(
-                    'the previous liveness read from %s has not returned' % self.backend)
-            future = self._pending = self._pool.submit(self._read)
+            if self._pending is None or self._pending[0].done():
+                self._pending = (self._pool.submit(self._read),
+                                 time.monotonic() + self.backend.timeout)
+            future, deadline = self._pending
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise exception.ServiceGroupUnavailable(
+                'the liveness read from %s in flight has not returned within %g s'
+                % (self.backend, self.backend.timeout))
         try:
-            return future.result(timeout=self.backend.timeout)
+            return future.result(timeout=remaining)
         except concurrent.futures.TimeoutError:
             raise exception.ServiceGroupUnavailable(
                 'liveness backend %s did not answer within %g s'
@@ -141,19 +149,26 @@ class _Reader:
                 if isinstance(capabilities, dict) and capabilities.get('epoch') == current}
 
 
+_readers = {}
+_readers_lock = threading.Lock()
+
+
+def _reader(backend):
+    # one per process and backend: servicegroup.API() is made per call
+    with _readers_lock:
+        if backend not in _readers:
+            _readers[backend] = _Reader(backend)
+        return _readers[backend]
+
+
 class ToozDriver:
     def __init__(self):
         self.backend = liveness_backend.parse(CONF.servicegroup.backend_url, CONF.service_down_time)
-        self._reader = None
-        self._reader_lock = threading.Lock()
 
     def hosts_up(self, services):
         """The hosts among ``services`` ({host: service row}) that are
         members of the current epoch and not forced down."""
-        with self._reader_lock:
-            if self._reader is None:
-                self._reader = _Reader(self.backend)
-        members = self._reader.members()
+        members = _reader(self.backend).members()
         return {host for host, service in services.items()
                 if not service['forced_down'] and host.encode() in members}
 

@@ -5,6 +5,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -14,15 +15,15 @@ import urllib.request
 
 import fixtures
 import psutil
+from testtools import content
 
 from nova.tests import fixtures as nova_fixtures
 
 ADMIN = 'admin:admin'
 DEMO = 'demo:demo'
 IMAGE = nova_fixtures.IMAGE
-# members see host_status only while it is UNKNOWN
-UNKNOWN_ONLY_POLICY = ('"os_compute_api:servers:show:host_status:unknown-only": '
-                       '"rule:project_reader_or_admin"\n')
+# members see host_status only while it is UNKNOWN, as policy.yaml text
+UNKNOWN_ONLY_POLICY = json.dumps(nova_fixtures.UNKNOWN_ONLY_POLICY) + '\n'
 
 
 def free_port():
@@ -129,6 +130,16 @@ class AllInOne(fixtures.Fixture):
         self.log.close()
 
     _stopped = set()
+
+    def attach_logs_on_failure(self, test):
+        """Every log of the tree as a detail of ``test`` when it fails."""
+        def attach(exc_info):
+            log_dir = os.path.join(self.data_dir, 'logs')
+            for name in sorted(os.listdir(log_dir)):
+                with open(os.path.join(log_dir, name), 'rb') as f:
+                    test.addDetail(name, content.text_content(
+                        f.read()[-20000:].decode('utf-8', 'replace')))
+        test.addOnException(attach)
 
     def all_in_one_output(self):
         with open(os.path.join(self.data_dir, 'all-in-one.log'), 'rb') as f:
@@ -238,6 +249,25 @@ class AllInOne(fixtures.Fixture):
         process = self.compute_process(host)
         process.suspend()
         self._stopped = self._stopped | {process.pid}
+
+    def freeze_outside_writes(self, host, attempts=50):
+        """freeze(), but never while the compute holds the SQLite file's
+        write lock (a heartbeat mid-commit): frozen there it would block
+        every other writer, the host-status watcher included, until thawed."""
+        path = os.path.join(self.data_dir, 'nova.sqlite')
+        for _ in range(attempts):
+            self.freeze(host)
+            conn = sqlite3.connect(path, timeout=0.5)
+            try:
+                conn.execute('BEGIN IMMEDIATE')
+                conn.rollback()
+                return
+            except sqlite3.OperationalError:
+                self.thaw(host)
+                time.sleep(0.05)
+            finally:
+                conn.close()
+        raise AssertionError('could not freeze %s outside a write' % host)
 
     def thaw(self, host):
         process = self.compute_process(host)

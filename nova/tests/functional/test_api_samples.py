@@ -42,8 +42,9 @@ _VOLATILE = (
     (re.compile(r'^r-[0-9a-z]{8}$'), '<reservation-id>'),
 )
 # Keys whose value may be anything of the sample's type: random by design, or
-# ids handed out in an order the test does not control (service ids).
-_ANY_VALUE = frozenset(('adminPass', 'id'))
+# ids handed out in an order the test does not control (service ids), or
+# opaque cursors.
+_ANY_VALUE = frozenset(('adminPass', 'id', 'next'))
 
 
 def normalize(text):
@@ -211,6 +212,42 @@ class ServicesSamplesTest(SampleTestCase):
         listed = {s['host']: s for s in self.nova.services()}
         self.assertTrue(listed['host-1']['forced_down'])
         self.assertEqual('disabled', listed['host-1']['status'])
+
+
+class HostStatusEventsSamplesTest(SampleTestCase):
+    hosts = 2
+
+    def _feed(self, query='', token=ADMIN):
+        resp = self.nova.request('GET', '/v2.1/os-host-status-events' + query, token=token)
+        self.assertEqual(200, resp.status, resp.raw)
+        return resp
+
+    def _wait_for_event(self, cursor, reason):
+        self.nova._wait(lambda: reason in [e['reason'] for e in self._feed(
+            '?wait=5&after=' + cursor).json['events']], 30, reason)
+
+    def test_feed(self):
+        nova = self.nova
+        nova.attach_logs_on_failure(self)
+        # the watcher has seen both hosts before the server exists
+        nova._wait(lambda: [e['reason'] for e in self._feed().json['events']]
+                   == ['registered', 'registered'], 30, 'both hosts registered')
+        nova.service_action('disable', 'host-2')
+        uuid = nova.create_server(name='web-1')
+        nova.service_action('enable', 'host-2')
+        start = self._feed().json['next']
+        self._wait_for_event(start, 'enabled')
+        cursor = self._feed('?after=' + start).json['next']
+
+        nova.freeze_outside_writes('host-1')
+        self._wait_for_event(cursor, 'heartbeat_stale')
+        nova.thaw('host-1')
+        self._wait_for_event(cursor, 'heartbeat_resumed')
+
+        self.verify('host-status-events-list-resp.json', self._feed('?after=' + cursor))
+        self.verify('host-status-events-server-resp.json',
+                    self._feed('?server_id=' + uuid))
+        self.verify('host-status-events-member-resp.json', self._feed(token=DEMO))
 
 
 class SampleFilesTest(testtools.TestCase):

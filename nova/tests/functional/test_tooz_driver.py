@@ -84,6 +84,27 @@ class _DriverTests:
         self.assertEqual({'h1'}, self.driver.hosts_up(rows))
         self.assertEqual(set(), self.driver.hosts_up({}))
 
+    def test_concurrent_requests_share_reads_and_all_get_the_answer(self):
+        # gthread workers: many requests of one process read at once
+        self.heartbeating('h1')
+        eventually(lambda: self.up('h1') == {'h1'}, 'h1 up')
+        answers, start = [], threading.Barrier(8)
+
+        def request():
+            start.wait(WAIT)
+            for _ in range(20):
+                try:
+                    # a new driver per call, as servicegroup.API() makes one
+                    answers.append(tooz_driver.ToozDriver().hosts_up({'h1': service('h1')}))
+                except exception.ServiceGroupUnavailable as exc:
+                    answers.append(exc)
+        threads = [threading.Thread(target=request) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(WAIT)
+        self.assertEqual([{'h1'}] * 160, answers)
+
     def test_a_silent_member_is_dropped_by_the_backend(self):
         stop = self.heartbeating('h1')
         eventually(lambda: self.up('h1') == {'h1'}, 'h1 up')

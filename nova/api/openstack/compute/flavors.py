@@ -1,5 +1,7 @@
 """/flavors: list, detail, show."""
 from nova.api.openstack import common
+from nova.api.openstack import validation
+from nova.api.openstack.compute.schemas import flavors as schema
 from nova.db import api as db
 from nova import exception
 
@@ -26,14 +28,17 @@ def _detail(links, row):
 
 class FlavorsController:
 
+    @validation.documented(response=schema.list_response)
     def index(self, req):
         links = common.Links(req, 'flavors')
         return {'flavors': [_basic(links, row) for row in db.flavor_list()]}
 
+    @validation.documented(response=schema.list_response)
     def detail(self, req):
         links = common.Links(req, 'flavors')
         return {'flavors': [_detail(links, row) for row in db.flavor_list()]}
 
+    @validation.documented(response=schema.show_response)
     def show(self, req, flavor_id):
         row = db.flavor_get(flavor_id)
         if row is None:

@@ -47,6 +47,7 @@ class ServersController:
 
     # ------------------------------------------------------------ reading
 
+    @validation.documented(query=schema.list_query, response=schema.list_response)
     def index(self, req):
         access = server_access.list_access(req, sp.INDEX, sp.INDEX_ALL_TENANTS, detail=False)
         rows, _ = self._list(req, access)
@@ -54,6 +55,7 @@ class ServersController:
         servers = [builder.basic(row) for row in rows]
         return self._collection(req, 'servers', servers)
 
+    @validation.documented(query=schema.list_query, response=schema.detail_response)
     def detail(self, req):
         access = server_access.list_access(req, sp.DETAIL, sp.DETAIL_ALL_TENANTS, detail=True)
         rows, host_statuses = self._list(req, access)
@@ -61,6 +63,7 @@ class ServersController:
         servers = [builder.detail(row) for row in rows]
         return self._collection(req, 'servers/detail', servers)
 
+    @validation.documented(response=schema.show_response)
     def show(self, req, server_id):
         context = req.context
         if context.is_admin:
@@ -126,7 +129,7 @@ class ServersController:
         if limit == 0:
             return [], None
         return compute.get_all(filters, sort_keys, sort_dirs, limit, params.get('marker'),
-                               access.view.host_status is not None)
+                               access.view.host_status is not None, access.host_status_in)
 
     @staticmethod
     def _name_pattern(name):
@@ -180,6 +183,7 @@ class ServersController:
     # ------------------------------------------------------------ writing
 
     @wsgi.status(202)
+    @validation.documented(body=schema.create, response=schema.create_response)
     def create(self, req):
         context = req.context
         body = validation.validate(req.json_body(), schema.create)
@@ -242,6 +246,7 @@ class ServersController:
         return str(uuidlib.UUID(match.group(1)))
 
     @wsgi.status(204)
+    @validation.documented()
     def delete(self, req, server_id):
         row = compute.get(req.context, server_id)
         policy.authorize(req.context, sp.DELETE, {'project_id': row['project_id']})

@@ -20,6 +20,7 @@ def _isotime(value):
 
 class ServicesController:
 
+    @validation.documented(query=schema.list_query, response=schema.list_response)
     def index(self, req):
         policy.authorize(req.context, policies.LIST, {})
         with_forced_down = req.at_least(avr.SERVICE_FORCE_DOWN)
@@ -57,6 +58,8 @@ class ServicesController:
             up.update(of_binary[host]['id'] for host in hosts)
         return up
 
+    @validation.documented(body=schema.update_body, response=schema.update_response,
+                           path={'action': {'type': 'string', 'enum': schema.actions}})
     def update(self, req, action):
         actions = {'enable': self._enable, 'disable': self._disable,
                    'disable-log-reason': self._disable_log_reason}

@@ -160,5 +160,7 @@ class BackendTestCase(testtools.TestCase):
     @staticmethod
     def _empty_tables():
         with engine.writer() as conn:
-            for table in (models.instance_faults, models.instances, models.services):
+            for table in (models.instance_faults, models.instances, models.services,
+                          models.host_status_events, models.host_status_states,
+                          models.host_status_leases):
                 conn.execute(sa.delete(table))

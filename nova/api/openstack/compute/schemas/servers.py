@@ -68,3 +68,45 @@ create = {
     'required': ['server'],
     'additionalProperties': False,
 }
+
+# Query strings: what Nova validates (anything else is ignored, as Nova
+# ignores it; admin-only filters from others are dropped).
+_string = {'type': 'string'}
+list_query = {
+    'limit': {'type': 'integer', 'minimum': 0},
+    'marker': _string,
+    'sort_key': _string,
+    'sort_dir': {'type': 'string', 'enum': ['asc', 'desc']},
+    'all_tenants': _string,
+    'changes-since': {'type': 'string', 'format': 'date-time'},
+    'name': _string, 'status': _string, 'image': _string, 'flavor': _string,
+    'reservation_id': _string, 'user_id': _string, 'project_id': _string,
+    'tenant_id': _string, 'host': _string, 'node': _string,
+    # ours, from 2.16 (README "Beyond Nova"): there UP, DOWN, MAINTENANCE or
+    # UNKNOWN, comma-separated; ignored below, as Nova ignores it
+    'host_status': _string,
+}
+
+# Responses: the shape every client relies on (tempest's schemas hold the rest).
+_links = {'type': 'array', 'items': {'type': 'object', 'required': ['rel', 'href']}}
+_basic = {'type': 'object', 'required': ['id', 'name', 'links'],
+          'properties': {'id': _string, 'name': _string, 'links': _links}}
+_detail = {'type': 'object', 'required': ['id', 'name', 'status', 'tenant_id', 'links'],
+           'properties': {'id': _string, 'name': _string, 'status': _string,
+                          'tenant_id': _string, 'links': _links,
+                          'host_status': {'type': 'string', 'enum': [
+                              'UP', 'DOWN', 'MAINTENANCE', 'UNKNOWN', '']}}}
+
+
+def _page(server):
+    return {'type': 'object', 'required': ['servers'],
+            'properties': {'servers': {'type': 'array', 'items': server},
+                           'servers_links': _links}}
+
+
+list_response = _page(_basic)
+detail_response = _page(_detail)
+show_response = {'type': 'object', 'required': ['server'], 'properties': {'server': _detail}}
+create_response = {'type': 'object', 'properties': {
+    'server': {'type': 'object', 'required': ['id', 'links', 'adminPass']},
+    'reservation_id': _string}}

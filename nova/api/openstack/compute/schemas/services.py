@@ -19,3 +19,13 @@ service_force_down = {
     'required': ['host', 'binary', 'forced_down'],
     'additionalProperties': False,
 }
+
+actions = ['enable', 'disable', 'disable-log-reason', 'force-down']
+list_query = {'host': {'type': 'string'}, 'binary': {'type': 'string'}}
+list_response = {'type': 'object', 'required': ['services'], 'properties': {
+    'services': {'type': 'array', 'items': {
+        'type': 'object', 'required': ['id', 'binary', 'host', 'status', 'state'],
+        'properties': {'status': {'enum': ['enabled', 'disabled']},
+                       'state': {'enum': ['up', 'down']}}}}}}
+update_body = {'anyOf': [service_update, service_force_down]}
+update_response = {'type': 'object', 'required': ['service']}

@@ -6,7 +6,6 @@ status of a vm_state/task_state pair) are built once per request and the
 same objects placed in every server that has them: nothing mutates a
 rendered server, and the JSON is what building them anew would give.
 """
-import hashlib
 import json
 import operator
 
@@ -14,6 +13,7 @@ from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import common
 from nova.api.openstack.compute import server_access
 from nova.compute import host_status as hs
+from nova.compute.host_id import host_id
 
 PROGRESS_STATUSES = frozenset(('ACTIVE', 'BUILD', 'REBUILD', 'RESIZE',
                                'VERIFY_RESIZE', 'MIGRATING'))
@@ -24,13 +24,6 @@ _DETAIL_COLUMNS = operator.itemgetter(
     'uuid', 'display_name', 'project_id', 'user_id', 'host', 'vm_state', 'task_state',
     'image_ref', 'flavor_id', 'metadata', 'created_at', 'updated_at', 'disk_config',
     'access_ip_v4', 'access_ip_v6')
-
-
-def host_id(project_id, host):
-    """Opaque per-project host id: same host, same project → same value."""
-    if not host:
-        return ''
-    return hashlib.sha224((project_id + host).encode('utf-8')).hexdigest()
 
 
 class _PerRequest(dict):

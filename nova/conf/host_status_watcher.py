@@ -1,0 +1,26 @@
+from oslo_config import cfg
+
+watcher_group = cfg.OptGroup('host_status_watcher', title='nova-host-status-watcher options')
+
+watcher_opts = [
+    cfg.FloatOpt('interval', default=0.5, min=0.05, max=1.0,
+                 help='Seconds between two looks of the active watcher at every '
+                      'compute service (it notices a change within this).'),
+    cfg.FloatOpt('lease_ttl', default=0, min=0,
+                 help='Seconds the watcher lease lasts without renewal, on the '
+                      'database clock; a standby takes over that long after the '
+                      'active watcher died. 0 means half of service_down_time; it '
+                      'is never longer than service_down_time.'),
+    cfg.IntOpt('retention_days', default=7, min=1,
+               help='Days a transition stays in the feed; older ones are deleted '
+                    'by the active watcher and their cursors answer 400.'),
+]
+
+
+def register_opts(conf):
+    conf.register_group(watcher_group)
+    conf.register_opts(watcher_opts, group=watcher_group)
+
+
+def list_opts():
+    return {watcher_group: watcher_opts}

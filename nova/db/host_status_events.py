@@ -1,0 +1,230 @@
+"""Storage of the host-status watcher: its lease, the announced state of
+every compute service and the transitions (the feed and the notifications
+read them).
+
+Only the lease holder writes states and events, and it renews the lease in
+the same transaction (a conditional UPDATE judged on the database clock),
+so a watcher that lost its lease while paused writes nothing, transitions
+are stored once, and event ids are committed in increasing order: a reader
+paging by id never skips one.
+"""
+import datetime
+import uuid as uuidlib
+
+import sqlalchemy as sa
+from oslo_db import exception as db_exc
+
+from nova.db import engine
+from nova.db.dbtime import db_now, seconds_since
+from nova.db.models import host_status_events as events
+from nova.db.models import host_status_leases as leases
+from nova.db.models import host_status_states as states
+from nova.db.models import instances
+
+LEASE_NAME = 'host-status-watcher'
+
+
+# ------------------------------------------------------------------- lease
+
+def _ensure_lease_row():
+    try:
+        with engine.writer() as conn:
+            conn.execute(sa.insert(leases).values(name=LEASE_NAME))
+    except db_exc.DBDuplicateEntry:
+        pass
+
+
+def _hold(conn, holder, ttl):
+    """Take or renew the lease inside ``conn``'s transaction: True when
+    ``holder`` has it for ``ttl`` more seconds of database time."""
+    query = (
+        sa.update(leases)
+        .where(leases.c.name == LEASE_NAME,
+               sa.or_(leases.c.holder == holder, leases.c.holder.is_(None),
+                      leases.c.renewed_at.is_(None),
+                      seconds_since(leases.c.renewed_at) > leases.c.ttl))
+        # MySQL assigns left to right, each seeing the ones before it:
+        # acquired_at must look at the holder before it changes.
+        .ordered_values(
+            (leases.c.acquired_at, sa.case((leases.c.holder == holder, leases.c.acquired_at),
+                                           else_=db_now())),
+            (leases.c.holder, holder),
+            (leases.c.renewed_at, db_now()),
+            (leases.c.ttl, ttl)))
+    return conn.execute(query).rowcount == 1
+
+
+def hold_lease(holder, ttl):
+    """One attempt to take or renew the lease; True when held."""
+    with engine.writer() as conn:
+        if _hold(conn, holder, ttl):
+            return True
+    _ensure_lease_row()
+    with engine.writer() as conn:
+        return _hold(conn, holder, ttl)
+
+
+def release_lease(holder):
+    """Give the lease up at once (a clean stop), if ``holder`` has it."""
+    with engine.writer() as conn:
+        conn.execute(sa.update(leases).where(
+            leases.c.name == LEASE_NAME, leases.c.holder == holder).values(holder=None))
+
+
+def lease():
+    """The lease row with the database's time as ``db_now``, or None."""
+    with engine.reader() as conn:
+        return conn.execute(sa.select(leases, db_now().label('db_now')).where(
+            leases.c.name == LEASE_NAME)).mappings().first()
+
+
+# ------------------------------------------------------------- transitions
+
+def _event(conn, **values):
+    uuid = str(uuidlib.uuid4())
+    conn.execute(sa.insert(events).values(uuid=uuid, at=db_now(), **values))
+    return uuid
+
+
+def record_states(holder, ttl, current, reason):
+    """Compare ``current`` ({(host, binary): (State, last_seen_up)}) with the
+    stored states and store one event per service that differs, with the
+    new state, in one transaction. ``reason(old, new)`` names a change
+    (old a (status, liveness, admin_state) tuple, new a State; either may
+    be None) or returns None for no change. Returns the new events' uuids, or None when
+    ``holder`` no longer has the lease (nothing written)."""
+    created = []
+    with engine.writer() as conn:
+        if not _hold(conn, holder, ttl):
+            return None
+        stored = {(r.host, r.binary): r for r in conn.execute(sa.select(states))}
+        for key in sorted(set(stored) | set(current)):
+            old_row = stored.get(key)
+            old = None if old_row is None else (old_row.status, old_row.liveness,
+                                                old_row.admin_state)
+            new, last_seen_up = current.get(key, (None, None))
+            why = reason(old, new)
+            if why is None:
+                continue
+            host, binary = key
+            created.append(_event(
+                conn, host=host, binary=binary, reason=why, last_seen_up=last_seen_up,
+                old_status=old[0] if old else '', old_liveness=old[1] if old else None,
+                old_admin_state=old[2] if old else None,
+                new_status=new.status if new else '',
+                liveness=new.liveness if new else None,
+                admin_state=new.admin_state if new else None))
+            if new is None:
+                conn.execute(sa.delete(states).where(states.c.id == old_row.id))
+            elif old_row is None:
+                conn.execute(sa.insert(states).values(
+                    host=host, binary=binary, status=new.status, liveness=new.liveness,
+                    admin_state=new.admin_state, since=db_now()))
+            else:
+                conn.execute(sa.update(states).where(states.c.id == old_row.id).values(
+                    status=new.status, liveness=new.liveness,
+                    admin_state=new.admin_state, since=db_now()))
+    return created
+
+
+def record_liveness(holder, ttl, available, reason):
+    """Remember whether the liveness backend answers; on a change store
+    one event with ``reason`` (no service fields) and return its uuid.
+    Returns '' when nothing changed, None without the lease."""
+    with engine.writer() as conn:
+        if not _hold(conn, holder, ttl):
+            return None
+        since = conn.scalar(sa.select(leases.c.liveness_unavailable_since).where(
+            leases.c.name == LEASE_NAME))
+        if (since is None) == available:
+            return ''
+        conn.execute(sa.update(leases).where(leases.c.name == LEASE_NAME).values(
+            liveness_unavailable_since=None if available else db_now()))
+        return _event(conn, reason=reason)
+
+
+def undelivered(limit=100):
+    """The oldest events not yet handed to the notifier, oldest first."""
+    with engine.reader() as conn:
+        return conn.execute(
+            sa.select(events).where(events.c.delivered_at.is_(None))
+            .order_by(events.c.id).limit(limit)).mappings().all()
+
+
+def mark_delivered(event_id):
+    with engine.writer() as conn:
+        conn.execute(sa.update(events).where(events.c.id == event_id)
+                     .values(delivered_at=db_now()))
+
+
+def _on_host_at_event(event_table):
+    """Servers on the event's host when it happened: created before it,
+    not deleted before it (placement is derived, never stored per event)."""
+    return sa.and_(
+        instances.c.host == event_table.c.host,
+        instances.c.created_at <= event_table.c.at,
+        sa.or_(instances.c.deleted == 0, instances.c.deleted_at > event_table.c.at))
+
+
+def servers_of(event_id):
+    """(uuid, project_id, user_id, host) of the servers an event concerns."""
+    with engine.reader() as conn:
+        return conn.execute(
+            sa.select(instances.c.uuid, instances.c.project_id, instances.c.user_id,
+                      instances.c.host)
+            .select_from(events.join(instances, _on_host_at_event(events)))
+            .where(events.c.id == event_id).order_by(instances.c.id)).mappings().all()
+
+
+def prune(retention_seconds):
+    """Delete events older than the retention, on the database clock."""
+    with engine.writer() as conn:
+        cutoff = conn.scalar(sa.select(db_now())) - datetime.timedelta(
+            seconds=retention_seconds)
+        return conn.execute(sa.delete(events).where(events.c.at < cutoff)).rowcount
+
+
+# -------------------------------------------------------------------- feed
+
+def feed_bounds():
+    """(largest event id or 0, the database's time)."""
+    with engine.reader() as conn:
+        row = conn.execute(sa.select(sa.func.max(events.c.id), db_now())).one()
+        return row[0] or 0, row[1]
+
+
+def latest_id():
+    with engine.reader() as conn:
+        return conn.scalar(sa.select(sa.func.max(events.c.id))) or 0
+
+
+_EVENT_COLUMNS = (events.c.id, events.c.uuid, events.c.host, events.c.old_status,
+                  events.c.new_status, events.c.liveness, events.c.admin_state,
+                  events.c.reason, events.c.at)
+
+
+def service_page(after_id, limit):
+    """Service-level events after ``after_id``, oldest first."""
+    with engine.reader() as conn:
+        return conn.execute(
+            sa.select(*_EVENT_COLUMNS).where(events.c.id > after_id)
+            .order_by(events.c.id).limit(limit)).mappings().all()
+
+
+def server_page(after, limit, project_id=None, server_id=None):
+    """Per-server events after ``after`` = (event id, server row id), oldest
+    first: one row per (event, server on its host then), optionally only
+    ``project_id``'s servers or the server ``server_id``. Each row adds
+    ``server_id``, ``project_id`` and ``server_row`` (the cursor's part)."""
+    query = (
+        sa.select(*_EVENT_COLUMNS, instances.c.uuid.label('server_id'),
+                  instances.c.project_id, instances.c.id.label('server_row'))
+        .select_from(events.join(instances, _on_host_at_event(events)))
+        .where(sa.tuple_(events.c.id, instances.c.id) > sa.tuple_(*after)))
+    if project_id is not None:
+        query = query.where(instances.c.project_id == project_id)
+    if server_id is not None:
+        query = query.where(instances.c.uuid == server_id)
+    with engine.reader() as conn:
+        return conn.execute(query.order_by(events.c.id, instances.c.id)
+                            .limit(limit)).mappings().all()

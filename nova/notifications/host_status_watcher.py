@@ -1,0 +1,187 @@
+"""The host-status watcher: notices every change of every compute service's
+state, stores it once, and delivers it at least once.
+
+Several may run; the one holding the lease (nova/db/host_status_events.py)
+is active. Every [host_status_watcher] interval it reads the compute
+services, asks the servicegroup which are alive, and stores one transition
+per service whose state differs from the stored one, in the transaction
+that renews its lease. A newly active watcher does exactly the same, so a
+failover neither loses a change that is still true nor repeats one already
+stored. A separate thread hands stored transitions to the notifier, oldest
+first, and marks each delivered only once the notifier returned; what a
+dead watcher left undelivered, the next one sends again, with the same id.
+"""
+import logging
+import os
+import threading
+import uuid as uuidlib
+
+from oslo_db import exception as db_exc
+
+import nova.conf
+from nova.compute import host_status_transitions as transitions
+from nova.db import api as db
+from nova.db import host_status_events as store
+from nova import exception
+from nova.notifications import notifier as notifier_mod
+from nova.notifications import payloads
+from nova import servicegroup
+
+CONF = nova.conf.CONF
+LOG = logging.getLogger(__name__)
+PUBLISHER = 'nova-host-status-watcher'
+PRUNE_EVERY = 600     # ticks between two retention prunes
+_OUTAGE_REASONS = frozenset((transitions.LIVENESS_UNAVAILABLE, transitions.LIVENESS_RESTORED))
+
+
+def lease_ttl():
+    ttl = CONF.host_status_watcher.lease_ttl or CONF.service_down_time / 2.0
+    return min(ttl, float(CONF.service_down_time))
+
+
+def _reason(old, new):
+    return transitions.reason(old and transitions.State(*old), new)
+
+
+class Watcher:
+
+    def __init__(self, notifier=None, group=None, holder=None):
+        self.holder = holder or '%s:%d:%s' % (CONF.host, os.getpid(), uuidlib.uuid4().hex[:8])
+        self.notifier = notifier or notifier_mod.get_notifier('%s:%s' % (PUBLISHER, CONF.host))
+        self.group = group or servicegroup.API()
+        self.stop_event = threading.Event()
+        self.active = False
+        self._pending = threading.Event()
+        self._ticks = 0
+        self._db_error = False
+        self._backend_down = None       # None: not known to this watcher yet
+
+    def stop(self):
+        self.stop_event.set()
+        self._pending.set()
+
+    def run(self):
+        """Watch until stop(); gives the lease up on the way out."""
+        LOG.info('watcher %s started, standing by until it holds the lease', self.holder)
+        sender = threading.Thread(target=self._deliver_loop, name='deliver', daemon=True)
+        sender.start()
+        try:
+            while not self.stop_event.is_set():
+                try:
+                    self.tick()
+                    if self._db_error:
+                        LOG.info('database reachable again')
+                    self._db_error = False
+                except db_exc.DBError as exc:
+                    if not self._db_error:
+                        LOG.error('database unavailable: %s', exc)
+                    self._db_error = True
+                    self._set_active(False)
+                except Exception:
+                    # a bug must not end the watching: the next tick compares
+                    # again from the stored state
+                    LOG.exception('watch tick failed')
+                    self._set_active(False)
+                self.stop_event.wait(CONF.host_status_watcher.interval)
+        finally:
+            sender.join(5)
+            if self.active:
+                try:
+                    store.release_lease(self.holder)
+                except db_exc.DBError:
+                    pass
+
+    def _set_active(self, active):
+        if active != self.active:
+            LOG.info('watcher %s is %s', self.holder, 'active' if active else 'standing by')
+        self.active = active
+
+    def tick(self):
+        """One look at every compute service (the active watcher), or one
+        attempt at the lease (a standby)."""
+        ttl = lease_ttl()
+        if not self.active:
+            if not store.hold_lease(self.holder, ttl):
+                return
+            self._set_active(True)
+            self._backend_down = None       # unknown: ask the stored memory
+        rows = db.service_list(binary=db.COMPUTE_BINARY)
+        try:
+            alive = self.group.hosts_up({row['host']: row for row in rows})
+        except exception.ServiceGroupUnavailable as exc:
+            if self._backend_down is not True:
+                LOG.warning('liveness unknown: %s', exc)
+            self._record_liveness(ttl, available=False)
+            return
+        if self._backend_down is not False:
+            if not self._record_liveness(ttl, available=True):
+                return
+        current = {(row['host'], row['binary']):
+                   (transitions.state(row, row['host'] in alive), row['last_seen_up'])
+                   for row in rows}
+        created = store.record_states(self.holder, ttl, current, _reason)
+        if created is None:
+            self._set_active(False)
+            return
+        if created:
+            self._pending.set()
+        self._ticks += 1
+        if self._ticks % PRUNE_EVERY == 1:
+            pruned = store.prune(CONF.host_status_watcher.retention_days * 86400)
+            if pruned:
+                LOG.info('pruned %d events older than %d days', pruned,
+                         CONF.host_status_watcher.retention_days)
+
+    def _record_liveness(self, ttl, available):
+        reason = (transitions.LIVENESS_RESTORED if available
+                  else transitions.LIVENESS_UNAVAILABLE)
+        created = store.record_liveness(self.holder, ttl, available, reason)
+        if created is None:
+            self._set_active(False)
+            return False
+        self._backend_down = not available
+        if created:
+            self._pending.set()
+        return True
+
+    # -------------------------------------------------------------- delivery
+
+    def _deliver_loop(self):
+        while not self.stop_event.is_set():
+            self._pending.wait(1.0)
+            self._pending.clear()
+            if not self.active:
+                continue
+            try:
+                while self.active and not self.stop_event.is_set():
+                    batch = store.undelivered()
+                    if not batch:
+                        break
+                    for event in batch:
+                        self.deliver(event)
+                        store.mark_delivered(event['id'])
+            except db_exc.DBError as exc:
+                LOG.warning('delivery paused, database unavailable: %s', exc)
+                self.stop_event.wait(1.0)
+                self._pending.set()
+            except Exception:
+                LOG.exception('delivery failed; retrying the undelivered events')
+                self.stop_event.wait(1.0)
+                self._pending.set()
+
+    def deliver(self, event):
+        """Every notification of one stored event."""
+        ctxt = {}
+        self.notifier.info(ctxt, 'service.host_status.update',
+                           payloads.service_host_status(event))
+        if event['reason'] in _OUTAGE_REASONS:
+            return
+        for server in store.servers_of(event['id']):
+            self.notifier.info(ctxt, 'instance.host_status.update',
+                               payloads.instance_host_status(event, server))
+        if (event['old_admin_state'] is not None and event['admin_state'] is not None
+                and event['old_admin_state'] != event['admin_state']):
+            # Nova's own notification of an operator's change, as it is now
+            for service in db.service_list(host=event['host'], binary=event['binary']):
+                self.notifier.info(ctxt, 'service.update', payloads.service_status(
+                    service, CONF.default_availability_zone))
