@@ -172,6 +172,11 @@ class ToozDriver:
         return {host for host, service in services.items()
                 if not service['forced_down'] and host.encode() in members}
 
+    def all_hosts_up(self):
+        """Every host that is a member of the current epoch (the host_status
+        filter applies forced down and disabled itself)."""
+        return {member.decode() for member in _reader(self.backend).members()}
+
     def heartbeat_loop(self, service, interval, stop_event):
         membership = _Membership(self.backend, service['host'])
         failing = False

@@ -32,9 +32,17 @@ class _BackendFaultTests:
         self.assertEqual(200, detail.status)
         self.assertEqual({'UNKNOWN'}, {s['host_status'] for s in detail.json['servers']})
         self.assertEqual('UNKNOWN', self.host_status())
+        self.assertEqual([self.uuid], self._filtered('UNKNOWN'))
         services = self.nova.request('GET', '/v2.1/os-services', version='2.16')
         self.assertEqual(200, services.status)
         self.assertEqual({'down'}, {s['state'] for s in services.json['services']})
+
+    def _filtered(self, status):
+        found = self.nova.request(
+            'GET', '/v2.1/servers/detail?all_tenants=1&host_status=%s' % status,
+            version='2.16')
+        self.assertEqual(200, found.status)
+        return [s['id'] for s in found.json['servers'] if s['name'] == 'vm']
 
     def _no_valid_host_and_no_delete(self):
         created = self.nova.create_server(name='while-blind', wait_status='ERROR')
@@ -48,6 +56,7 @@ class _BackendFaultTests:
 
     def _back_up_and_deletable(self):
         self.nova.wait_for_host_status(self.uuid, 'UP', timeout=WAIT)
+        self.assertEqual([self.uuid], self._filtered('UP'))
         deleted = self.nova.request('DELETE', '/v2.1/servers/%s' % self.uuid, token=func.DEMO)
         self.assertEqual(204, deleted.status)
 

@@ -83,6 +83,7 @@ class _DriverTests:
         # liveness (host_status shows MAINTENANCE from the row)
         self.assertEqual({'h1'}, self.driver.hosts_up(rows))
         self.assertEqual(set(), self.driver.hosts_up({}))
+        self.assertEqual({'h1', 'h3'}, self.driver.all_hosts_up())
 
     def test_concurrent_requests_share_reads_and_all_get_the_answer(self):
         # gthread workers: many requests of one process read at once
