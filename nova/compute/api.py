@@ -51,14 +51,22 @@ def show(context, uuid, with_host_status):
     return row, _host_statuses(db.joined_compute_services([row]))
 
 
-def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status):
+def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
+            host_status_in=None):
     """(rows, {host: host_status} or None) of one page, in one read
     transaction. The page's marker is looked up inside the page statement;
-    one that matches no server is MarkerNotFound."""
-    join = with_host_status and limit <= HOST_STATUS_JOIN_MAX
+    one that matches no server is MarkerNotFound. ``host_status_in`` (a set
+    of host_status.FILTERABLE values) keeps only the servers with one of
+    them, in the page statement, so paging stays exact."""
+    states = live_hosts = None
+    if host_status_in is not None:
+        states = host_status.service_states(host_status_in)
+        live_hosts = _all_hosts_up()
+    join = host_status_in is not None or (with_host_status and limit <= HOST_STATUS_JOIN_MAX)
     with engine.reader() as conn:
         rows = db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker,
-                                with_service=join)
+                                with_service=join, service_states=states,
+                                live_hosts=live_hosts)
         if not rows and marker is not None and db.instance_marker(conn, marker) is None:
             raise exception.MarkerNotFound(marker=marker)
         if not with_host_status:
@@ -67,7 +75,20 @@ def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status):
             services = db.joined_compute_services(rows)
         else:
             services = db.compute_services(conn, {row['host'] for row in rows})
+    if live_hosts is not None:
+        # the filter's answer and the page's agree: one read of liveness
+        return rows, host_status.by_host(services, live_hosts)
     return rows, _host_statuses(services)
+
+
+def _all_hosts_up():
+    """Every live host, or None where the database itself decides (the db
+    driver). Unknown liveness: none is up (enabled hosts are UNKNOWN)."""
+    try:
+        return servicegroup.API().all_hosts_up()
+    except exception.ServiceGroupUnavailable as exc:
+        LOG.warning('liveness unavailable: %s', exc)
+        return set()
 
 
 def _host_statuses(services):

@@ -216,7 +216,7 @@ _FILTERS = {
 
 
 def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
-                  with_service=False):
+                  with_service=False, service_states=None, live_hosts=None):
     """One page of servers: filters is a dict built by the compute API.
 
     ``sort_keys`` must end in a unique key (``id``) so keyset pagination is
@@ -225,10 +225,18 @@ def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
     it from the end of the list with instance_marker), or a row from
     instance_marker. ``with_service`` joins each server's host service as
     instance_get does.
+
+    ``service_states`` (host_status.service_states) keeps only the servers
+    whose host's live compute service is in one of those (forced_down,
+    disabled, alive) states, in this statement; "alive" is the db driver's
+    rule, or membership of ``live_hosts`` when another driver knows it.
     """
     params = {'limit': limit}
+    with_service = with_service or service_states is not None
     if with_service:
         params['service_down_time'] = CONF.service_down_time
+    if live_hosts is not None:
+        params['live_hosts'] = sorted(live_hosts)
     filter_keys = tuple(key for key in _FILTERS if key in filters)
     for key in filter_keys:
         params[key] = filters[key]
@@ -245,18 +253,21 @@ def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
             marker_kind = 'values-expanded'
         params.update(('marker_%d' % i, v) for i, v in enumerate(values))
     query = _page_query(bool(filters.get('include_deleted')), filter_keys,
-                        tuple(sort_keys), tuple(sort_dirs), marker_kind, with_service)
+                        tuple(sort_keys), tuple(sort_dirs), marker_kind, with_service,
+                        service_states, live_hosts is not None)
     return conn.execute(query, params).mappings().all()
 
 
 @functools.lru_cache(maxsize=512)
 def _page_query(include_deleted, filter_keys, sort_keys, sort_dirs, marker_kind,
-                with_service):
+                with_service, service_states=None, live_hosts_bound=False):
     query = _instances_select(with_service)
     if not include_deleted:
         query = query.where(instances.c.deleted == 0)
     for key in filter_keys:
         query = query.where(_FILTERS[key]())
+    if service_states is not None:
+        query = query.where(_in_service_states(service_states, live_hosts_bound))
     columns = [_sort_key_expression(instances, k) for k in sort_keys]
     if marker_kind == 'uuid':
         # the marker's own sort values, each a one-row index look-up
@@ -279,6 +290,21 @@ def _page_query(include_deleted, filter_keys, sort_keys, sort_dirs, marker_kind,
                 query = query.with_hint(instances, 'FORCE INDEX (%s)' % index, dialect)
     order = [c.desc() if d == 'desc' else c.asc() for c, d in zip(columns, sort_dirs)]
     return query.order_by(*order).limit(sa.bindparam('limit', type_=sa.Integer))
+
+
+def _in_service_states(states, live_hosts_bound):
+    service = _host_service
+    if live_hosts_bound:
+        alive = service.c.host.in_(sa.bindparam('live_hosts', expanding=True))
+    else:
+        alive = liveness.is_up(service)
+
+    def flag(condition, value):
+        return condition if value else sa.not_(condition)
+    return sa.and_(service.c.host.is_not(None), sa.or_(sa.false(), *[
+        sa.and_(flag(service.c.forced_down, forced_down), flag(service.c.disabled, disabled),
+                flag(alive, up))
+        for forced_down, disabled, up in states]))
 
 
 # The index that serves the default order (created_at, id) for each set of

@@ -29,6 +29,12 @@ class API:
             return set()
         return self._driver.hosts_up(services)
 
+    def all_hosts_up(self):
+        """Every host whose compute service is alive, for a filter the
+        database applies; None where the database itself decides (the db
+        driver's rule is a column of the rows it reads)."""
+        return self._driver.all_hosts_up()
+
     def service_is_up(self, service):
         """One row (db.service_list); the same rule, the same exception."""
         return service['host'] in self.hosts_up({service['host']: service})

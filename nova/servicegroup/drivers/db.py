@@ -16,6 +16,10 @@ class DbDriver:
         return {host for host, service in services.items() if service['is_up']}
 
     @staticmethod
+    def all_hosts_up():
+        return None     # the database applies the rule itself (nova/db/liveness.py)
+
+    @staticmethod
     def heartbeat_loop(service, interval, stop_event):
         lost = False
         while not stop_event.is_set():

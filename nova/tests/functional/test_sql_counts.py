@@ -105,6 +105,7 @@ class _CountTests:
             'detail admin short page after marker': (
                 detail + short + '&marker=' + order[half - 1], ADMIN),
             'detail admin after the last': (detail + 'marker=' + order[-1], ADMIN),
+            'detail admin filtered': (detail + 'host_status=UNKNOWN,MAINTENANCE', ADMIN),
             'show admin': ('/v2.1/servers/%s' % order[1], ADMIN),
             'show member': ('/v2.1/servers/%s' % order[1], MEMBER),
         }
@@ -148,12 +149,23 @@ class _CountTests:
         # where policy hides it.
         stmts = {key: value[0] for key, value in found.items()}
         for name in ('detail admin short page', 'detail admin short page after marker',
-                     'detail member', 'show admin', 'show member'):
+                     'detail member', 'show admin', 'show member', 'detail admin filtered'):
             self.assertEqual(stmts[name, '2.15'], stmts[name, '2.16'], name)
         for name in ('detail admin', 'detail admin after marker'):
             self.assertEqual(stmts[name, '2.15'] + 1, stmts[name, '2.16'], name)
         self.assertEqual(2 if self.BACKEND == 'sqlite' else 1,
                          stmts['detail admin short page', '2.16'])
+
+    def test_the_host_status_filter_agrees_with_the_statuses_shown(self):
+        seed(*SMALL)
+        path = '/v2.1/servers/detail?all_tenants=1'
+        shown = self.api.request('GET', path, token=ADMIN, version='2.16').json['servers']
+        for value in ('UP', 'DOWN', 'MAINTENANCE', 'UNKNOWN'):
+            resp = self.api.request('GET', path + '&host_status=' + value, token=ADMIN,
+                                    version='2.16')
+            self.assertEqual([s['id'] for s in shown if s['host_status'] == value],
+                             [s['id'] for s in resp.json['servers']], value)
+            self.assertNotEqual([], resp.json['servers'], value)
 
     def test_policy_checks_are_per_request(self):
         found = self.counts(*SMALL)

@@ -6,6 +6,7 @@ from oslo_utils import strutils
 
 from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import faults
+from nova.compute import host_status as hs
 from nova.policies import servers as sp
 from nova import policy
 
@@ -25,6 +26,7 @@ class ListAccess:
     all_tenants: bool
     all_filters: bool            # admin-only filters (host, node) honoured
     view: ServerView
+    host_status_in: frozenset = None    # ?host_status=..., allowed and parsed
 
 
 def server_view(req, project_id):
@@ -56,7 +58,33 @@ def list_access(req, rule, all_tenants_rule, detail):
         policy.authorize(context, all_tenants_rule, target)
     all_filters = policy.authorize(context, sp.ALLOW_ALL_FILTERS, target, fatal=False)
     view = server_view(req, context.project_id) if detail else ServerView()
-    return ListAccess(all_tenants=all_tenants, all_filters=all_filters, view=view)
+    wanted = _host_status_filter(req)
+    if wanted is not None:
+        mode = view.host_status if detail else _host_status_mode(req, target)
+        if mode is None:
+            raise faults.Forbidden('Policy does not allow you to see host_status, so '
+                                   'servers cannot be filtered by it.')
+        if mode == UNKNOWN_ONLY and wanted != {hs.UNKNOWN}:
+            raise faults.Forbidden('Policy allows you to see host_status only when it '
+                                   'is UNKNOWN: filter by host_status=UNKNOWN alone.')
+    return ListAccess(all_tenants=all_tenants, all_filters=all_filters, view=view,
+                      host_status_in=wanted)
+
+
+def _host_status_filter(req):
+    """?host_status=A,B (or repeated) at 2.16 and later; ignored below, as
+    Nova ignores query parameters it does not know."""
+    if not req.at_least(avr.HOST_STATUS) or 'host_status' not in req.GET:
+        return None
+    wanted = set()
+    for text in req.GET.getall('host_status'):
+        for value in text.split(','):
+            if value not in hs.FILTERABLE:
+                raise faults.BadRequest(
+                    "Invalid host_status filter %r: each value must be one of %s"
+                    % (value, ', '.join(hs.FILTERABLE)))
+            wanted.add(value)
+    return frozenset(wanted)
 
 
 def _all_tenants(params):

@@ -129,7 +129,7 @@ class ServersController:
         if limit == 0:
             return [], None
         return compute.get_all(filters, sort_keys, sort_dirs, limit, params.get('marker'),
-                               access.view.host_status is not None)
+                               access.view.host_status is not None, access.host_status_in)
 
     @staticmethod
     def _name_pattern(name):

@@ -82,6 +82,9 @@ list_query = {
     'name': _string, 'status': _string, 'image': _string, 'flavor': _string,
     'reservation_id': _string, 'user_id': _string, 'project_id': _string,
     'tenant_id': _string, 'host': _string, 'node': _string,
+    # ours, at 2.16 and later (README "Beyond Nova")
+    'host_status': {'type': 'string',
+                    'pattern': '^(UP|DOWN|MAINTENANCE|UNKNOWN)(,(UP|DOWN|MAINTENANCE|UNKNOWN))*$'},
 }
 
 # Responses: the shape every client relies on (tempest's schemas hold the rest).
