@@ -229,6 +229,9 @@ class HostStatusEventsSamplesTest(SampleTestCase):
     def test_feed(self):
         nova = self.nova
         nova.attach_logs_on_failure(self)
+        # the watcher has seen both hosts before the server exists
+        nova._wait(lambda: [e['reason'] for e in self._feed().json['events']]
+                   == ['registered', 'registered'], 30, 'both hosts registered')
         nova.service_action('disable', 'host-2')
         uuid = nova.create_server(name='web-1')
         nova.service_action('enable', 'host-2')
