@@ -1,6 +1,7 @@
 """The route table: every path below /v2.1 (optionally /v2.1/{project_id})
 and the handler of each of its methods."""
 from nova.api.openstack.compute import flavors
+from nova.api.openstack.compute import host_health
 from nova.api.openstack.compute import host_maintenance
 from nova.api.openstack.compute import host_status_events
 from nova.api.openstack.compute import servers
@@ -17,6 +18,7 @@ def route_declarations():
         '/servers': {'GET': server.index, 'POST': server.create},
         '/servers/detail': {'GET': server.detail},
         '/servers/{server_id}': {'GET': server.show, 'DELETE': server.delete},
+        '/servers/{server_id}/host-health': {'GET': host_health.HostHealthController().show},
         '/os-services': {'GET': service.index},
         '/os-services/{action}': {'PUT': service.update},
         '/flavors': {'GET': flavor.index},
