@@ -92,8 +92,8 @@ def record_states(holder, ttl, current, reason, announce=None):
     new state, in one transaction. ``reason(old, new)`` names a change
     (old a (status, liveness, admin_state) tuple, new a State; either may
     be None) or returns None for no change. ``announce`` ({(host, binary):
-    reason}) stores an event with that reason for a known, live service
-    even when its state did not change (a maintenance window's start or
+    reason}) stores an event with that reason for a live service, even
+    when its state did not change (a maintenance window's start or
     end). Returns the new events' uuids, or None when
     ``holder`` no longer has the lease (nothing written)."""
     announce = announce or {}
@@ -108,7 +108,7 @@ def record_states(holder, ttl, current, reason, announce=None):
                                                 old_row.admin_state)
             new, last_seen_up = current.get(key, (None, None))
             why = reason(old, new)
-            if key in announce and old is not None and new is not None:
+            if key in announce and new is not None:
                 why = announce[key]
             if why is None:
                 continue

@@ -32,14 +32,17 @@ def iso(value):
     return value.isoformat() + 'Z'
 
 
-class MaintenanceFlowTest(testtools.TestCase):
+class AllInOneOnTheDatabaseClock(testtools.TestCase):
+    """An all-in-one per test, and the database's clock to time it by."""
+    HOSTS = 2
+    SERVICE_DOWN_TIME = 10
 
     def setUp(self):
         super().setUp()
         # (an extra.conf, so that a second watcher reads the same files)
-        self.nova = self.useFixture(func.AllInOne(hosts=2, report_interval=1,
-                                                  service_down_time=10,
-                                                  extra_config='[DEFAULT]\n'))
+        self.nova = self.useFixture(func.AllInOne(
+            hosts=self.HOSTS, report_interval=1, service_down_time=self.SERVICE_DOWN_TIME,
+            extra_config='[DEFAULT]\n'))
         self.nova.attach_logs_on_failure(self)
         self.engine = sa.create_engine(
             'sqlite:///' + os.path.join(self.nova.data_dir, 'nova.sqlite'),
@@ -49,6 +52,9 @@ class MaintenanceFlowTest(testtools.TestCase):
     def now(self):
         with self.engine.connect() as conn:
             return conn.scalar(sa.select(db_now()))
+
+
+class MaintenanceFlowTest(AllInOneOnTheDatabaseClock):
 
     def schedule(self, host, lead=LEAD, length=LEAD, **extra):
         start = self.now() + datetime.timedelta(seconds=lead)
@@ -123,6 +129,8 @@ class MaintenanceFlowTest(testtools.TestCase):
                                                self.service('host-2')['disabled_reason']))
 
     def test_a_restarted_watcher_starts_and_ends_the_stored_windows(self):
+        for host in self.nova.host_names:
+            self.event(host, 'registered')
         watcher = [p for p in psutil.Process(self.nova.process.pid).children(recursive=True)
                    if 'nova.cmd.host_status_watcher' in p.cmdline()][0]
         window = self.schedule('host-1', lead=1, length=600)
@@ -135,6 +143,10 @@ class MaintenanceFlowTest(testtools.TestCase):
                                + backend.config_files(self.nova, 'watcher-2.conf', ''))
         self.addOnException(lambda _: self.addDetail('watcher-2.log', content.text_content(
             open(log).read()[-20000:])))
+        self.addOnException(lambda _: self.addDetail('window', content.text_content(
+            repr(self.window(window['id'])))))
+        self.addOnException(lambda _: self.addDetail('events', content.text_content(
+            repr(self.nova.request('GET', FEED).json))))
         self.event('host-1', 'maintenance_started', timeout=60)
         self.assertEqual('in-progress', self.window(window['id'])['state'])
         # ended early by moving its end

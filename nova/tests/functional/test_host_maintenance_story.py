@@ -8,14 +8,11 @@ MAINTENANCE, and ``?host_status=MAINTENANCE&limit=1`` walks exactly the
 servers of disabled hosts, page by page. Plus the rest of host-health's
 cases and who sees what."""
 import datetime
-import os
 import urllib.parse
 
-import sqlalchemy as sa
-import testtools
-
-from nova.db.dbtime import db_now
 from nova.tests.functional import fixtures as func
+from nova.tests.functional.test_host_maintenance_flow import AllInOneOnTheDatabaseClock
+from nova.tests.functional.test_host_maintenance_flow import iso
 
 ADMIN, DEMO, OTHER = func.ADMIN, func.DEMO, 'other:other'
 PATH = '/v2.1/os-host-maintenance'
@@ -23,25 +20,9 @@ LEAD = 8            # seconds from scheduling to the window's start
 LENGTH = 5
 
 
-def iso(value):
-    return value.isoformat() + 'Z'
-
-
-class MaintenanceStoryTest(testtools.TestCase):
-
-    def setUp(self):
-        super().setUp()
-        self.nova = self.useFixture(func.AllInOne(hosts=3, report_interval=1,
-                                                  service_down_time=4))
-        self.nova.attach_logs_on_failure(self)
-        self.engine = sa.create_engine(
-            'sqlite:///' + os.path.join(self.nova.data_dir, 'nova.sqlite'),
-            poolclass=sa.pool.NullPool)
-        self.addCleanup(self.engine.dispose)
-
-    def now(self):
-        with self.engine.connect() as conn:
-            return conn.scalar(sa.select(db_now()))
+class MaintenanceStoryTest(AllInOneOnTheDatabaseClock):
+    HOSTS = 3
+    SERVICE_DOWN_TIME = 4
 
     def health(self, uuid, token=DEMO, status=200):
         resp = self.nova.request('GET', '/v2.1/servers/%s/host-health' % uuid, token=token)

@@ -5,6 +5,7 @@ admin_state and the window's times and impact; host names, reasons and
 heartbeat ages only where os_compute_api:servers:host_health:details
 allows (admins by default)."""
 from nova.api.openstack import validation
+from nova.api.openstack.compute.host_maintenance import isotime as window_time
 from nova.api.openstack.compute.schemas import host_health as schema
 from nova.compute import host_health
 from nova.policies import host_health as policies
@@ -18,8 +19,8 @@ def isotime(value):
 def _window(row, details):
     if row is None:
         return None
-    window = {'id': row['uuid'], 'start': row['start_at'].isoformat() + 'Z',
-              'end': row['end_at'].isoformat() + 'Z', 'impact': row['impact'],
+    window = {'id': row['uuid'], 'start': window_time(row['start_at']),
+              'end': window_time(row['end_at']), 'impact': row['impact'],
               'state': row['state']}
     if details:
         window['reason'] = row['reason']

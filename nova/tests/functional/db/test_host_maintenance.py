@@ -8,11 +8,14 @@ import threading
 
 import sqlalchemy as sa
 
+from nova.compute import host_status_transitions as transitions
 from nova.compute import maintenance
 from nova.db import api as db
 from nova.db import engine
 from nova.db.dbtime import db_now
 from nova.db import host_maintenance as store
+from nova.db import host_status_events as events
+from nova.notifications import host_status_watcher
 from nova import exception
 from nova.tests import fixtures as nova_fixtures
 from nova.tests.functional.db import backends
@@ -183,6 +186,18 @@ class _MaintenanceStoreTests:
         with engine.reader() as conn:
             self.assertEqual({'host-1'}, store.hosts_starting_within(conn, 86400))
             self.assertEqual({'host-1', 'host-2'}, store.hosts_starting_within(conn, 100000))
+
+
+    def test_window_transitions_are_events_even_when_the_state_stays(self):
+        key, up = ('host-1', 'nova-compute'), transitions.State('UP', 'up', 'enabled')
+        events.hold_lease('w', 60)
+        for reason in (transitions.MAINTENANCE_STARTED, transitions.MAINTENANCE_ENDED):
+            # the first announces a service the watcher had not seen yet
+            events.record_states('w', 60, {key: (up, None)}, host_status_watcher._reason,
+                                 {key: reason})
+        self.assertEqual([('maintenance_started', '', 'UP'), ('maintenance_ended', 'UP', 'UP')],
+                         [(e['reason'], e['old_status'], e['new_status'])
+                          for e in events.undelivered()])
 
 
 class MaintenanceSQLiteTest(_MaintenanceStoreTests, backends.BackendTestCase):
