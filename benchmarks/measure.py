@@ -18,8 +18,8 @@ def headers(token, version):
 
 
 class Client:
-    """One HTTPConnection; gunicorn's sync workers close it after each
-    response, so every request pays the TCP connect a real client pays."""
+    """One HTTPConnection, reused while the server keeps it alive
+    (gunicorn gthread workers do, as a keep-alive client expects)."""
 
     def __init__(self, port):
         self.conn = http.client.HTTPConnection('127.0.0.1', port, timeout=60)

@@ -103,6 +103,7 @@ nova-all-in-one is ready.
   data directory : {data_dir}   (nova.conf, policy.yaml, nova.sqlite, logs)
   compute API    : {ep}   (noauth2: token "user:project"; user admin is an admin)
   compute hosts  : {', '.join(hosts)}
+  status events  : {ep}/os-host-status-events   (long poll: ?after=<next>&wait=25)
 
 Try (README.rst, "Using real clients", has more):
   export OS_AUTH_TYPE=admin_token OS_TOKEN=admin:admin OS_ENDPOINT={ep}
@@ -172,6 +173,11 @@ def main(argv=None):
                     process.reported = True
                     print('nova-compute %s exited (%s); not restarted: its servers '
                           'will show UNKNOWN' % (host, process.returncode), flush=True)
+            watcher = processes[-1]
+            if watcher.poll() is not None and not getattr(watcher, 'reported', False):
+                watcher.reported = True
+                print('nova-host-status-watcher exited (%s); no more host status events '
+                      'until one runs again' % watcher.returncode, flush=True)
             time.sleep(0.5)
     finally:
         stop()

@@ -5,6 +5,7 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -244,6 +245,25 @@ class AllInOne(fixtures.Fixture):
         process = self.compute_process(host)
         process.suspend()
         self._stopped = self._stopped | {process.pid}
+
+    def freeze_outside_writes(self, host, attempts=50):
+        """freeze(), but never while the compute holds the SQLite file's
+        write lock (a heartbeat mid-commit): frozen there it would block
+        every other writer, the host-status watcher included, until thawed."""
+        path = os.path.join(self.data_dir, 'nova.sqlite')
+        for _ in range(attempts):
+            self.freeze(host)
+            conn = sqlite3.connect(path, timeout=0.5)
+            try:
+                conn.execute('BEGIN IMMEDIATE')
+                conn.rollback()
+                return
+            except sqlite3.OperationalError:
+                self.thaw(host)
+                time.sleep(0.05)
+            finally:
+                conn.close()
+        raise AssertionError('could not freeze %s outside a write' % host)
 
     def thaw(self, host):
         process = self.compute_process(host)

@@ -89,12 +89,19 @@ class RabbitListener(fixtures.Fixture):
                 '[oslo_messaging_notifications]\ndriver = messagingv2\n'
                 % (self.exchange, TRANSPORT_URL))
 
-    def wait_for(self, predicate, timeout, what):
-        """The first notification received matching ``predicate``."""
+    def mark(self):
+        """A place in what was received: wait_for(after=mark()) looks only
+        at what comes later."""
+        with self._endpoint.cond:
+            return len(self.received)
+
+    def wait_for(self, predicate, timeout, what, after=0):
+        """The first notification received (from ``after`` on) matching
+        ``predicate``."""
         deadline = time.monotonic() + timeout
         with self._endpoint.cond:
             while True:
-                for message in self.received:
+                for message in self.received[after:]:
                     if predicate(message):
                         return message
                 remaining = deadline - time.monotonic()

@@ -240,7 +240,7 @@ class HostStatusEventsSamplesTest(SampleTestCase):
         self._wait_for_event(start, 'enabled')
         cursor = self._feed('?after=' + start).json['next']
 
-        nova.freeze('host-1')
+        nova.freeze_outside_writes('host-1')
         self._wait_for_event(cursor, 'heartbeat_stale')
         nova.thaw('host-1')
         self._wait_for_event(cursor, 'heartbeat_resumed')

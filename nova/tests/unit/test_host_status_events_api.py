@@ -130,7 +130,7 @@ class FeedTest(nova_fixtures.APITestCase):
         self.useFixture(_FreshSlots())
         cursor = self.get(token='demo:demo').json['next']
         thread = threading.Thread(
-            target=self.get, args=('?wait=3&after=' + cursor,), kwargs={'token': 'demo:demo'})
+            target=self.get, args=('?wait=6&after=' + cursor,), kwargs={'token': 'demo:demo'})
         thread.start()
         try:
             deadline = time.monotonic() + 10

@@ -10,6 +10,7 @@ one server (admins then see its host too).
 import base64
 import binascii
 import datetime
+import threading
 import time
 
 import nova.conf
@@ -29,14 +30,16 @@ _EPOCH = datetime.datetime(1970, 1, 1)
 
 _bell = long_poll.Bell(store.latest_id)
 _slots = None
+_slots_lock = threading.Lock()
 
 
 def _wait_slots():
     global _slots
-    if _slots is None:
-        _slots = long_poll.Slots(CONF.api.max_waits_per_project,
-                                 max(1, CONF.api.threads // 2))
-    return _slots
+    with _slots_lock:
+        if _slots is None:
+            _slots = long_poll.Slots(CONF.api.max_waits_per_project,
+                                     max(1, CONF.api.threads // 2))
+        return _slots
 
 
 def isotime(value):
