@@ -14,7 +14,8 @@ watcher_opts = [
     cfg.IntOpt('retention_days', default=7, min=1,
                help='Days a transition stays in the feed; older ones are deleted '
                     'by the active watcher and their cursors answer 400. Finished '
-                    'maintenance windows stay listed this long after their end.'),
+                    'maintenance windows stay listed this long after their end, '
+                    'and at least 7 days.'),
 ]
 
 

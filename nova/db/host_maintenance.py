@@ -30,6 +30,9 @@ COMPLETED = 'completed'
 CANCELLED = 'cancelled'
 STATES = (SCHEDULED, IN_PROGRESS, COMPLETED, CANCELLED)
 OPEN = (SCHEDULED, IN_PROGRESS)
+# a finished window stays listed at least this long (tenants and
+# operators look back a week), longer with a longer event retention
+MIN_HISTORY_DAYS = 7
 
 
 def service_reason(window_uuid):

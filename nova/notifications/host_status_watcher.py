@@ -133,10 +133,11 @@ class Watcher:
             pruned = store.prune(retention * 86400)
             if pruned:
                 LOG.info('pruned %d events older than %d days', pruned, retention)
-            pruned = host_maintenance.prune(retention * 86400)
+            kept = max(retention, host_maintenance.MIN_HISTORY_DAYS)
+            pruned = host_maintenance.prune(kept * 86400)
             if pruned:
                 LOG.info('pruned %d maintenance windows that ended more than %d days ago',
-                         pruned, retention)
+                         pruned, kept)
 
     @staticmethod
     def _apply_maintenance():
