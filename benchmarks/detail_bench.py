@@ -133,8 +133,7 @@ def cases_token(role):
 
 def count_statements(app, cases):
     """Statements of each case as a client polling it sees them: the second
-    of two requests (a long page chooses how to read its hosts' statuses
-    from the page before it)."""
+    of two requests (the first pays a connection's one-time setup)."""
     counter = measure.StatementCounter()
     counts, bodies = {}, {}
     try:

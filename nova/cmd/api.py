@@ -50,10 +50,9 @@ class GunicornApp(gunicorn_base.BaseApplication):
 
     def load(self):
         # Each worker builds its own app, engine and policy enforcer.
-        from nova.api.openstack import gc_tuning
         from nova.api.openstack import wsgi_app
         application = wsgi_app.load_app()
-        gc_tuning.tune()
+        wsgi_app.serve()
         return application
 
 

@@ -6,6 +6,7 @@ import sys
 import nova.conf
 from nova import config
 from nova.compute import manager
+from nova.db import waits
 
 CONF = nova.conf.CONF
 
@@ -18,6 +19,7 @@ def main(argv=None):
     config.parse_args(rest)
     if known.host:
         CONF.set_override('host', known.host)
+    waits.enable()     # a hung database must not stop the heartbeats for ever
     compute = manager.ComputeManager(CONF.host)
     signal.signal(signal.SIGTERM, lambda *_: compute.stop())
     signal.signal(signal.SIGINT, lambda *_: compute.stop())

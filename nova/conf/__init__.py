@@ -2,6 +2,7 @@
 from oslo_config import cfg
 from oslo_log import log as logging
 from oslo_middleware import http_proxy_to_wsgi
+from oslo_middleware import sizelimit
 from oslo_policy import opts as policy_opts
 
 from nova.conf import api
@@ -22,3 +23,4 @@ for _module in MODULES:
 policy_opts.set_defaults(CONF, policy_file='policy.yaml')
 logging.register_options(CONF)
 CONF.register_opts(http_proxy_to_wsgi.OPTS, group='oslo_middleware')
+CONF.register_opts(sizelimit.OPTS, group='oslo_middleware')

@@ -1,6 +1,7 @@
 """Query functions. Rows come back as SQLAlchemy Row mappings (no ORM
 entities): the hot paths turn them straight into response dicts."""
 import functools
+import operator
 import uuid as uuidlib
 
 import sqlalchemy as sa
@@ -82,8 +83,10 @@ def compute_services(conn, hosts):
     if not hosts:
         return {}
     rows = conn.execute(_compute_services_query(), {
-        'hosts': hosts, 'service_down_time': CONF.service_down_time}).mappings()
-    return {row['host']: row for row in rows}
+        'hosts': hosts, 'service_down_time': CONF.service_down_time}).all()
+    return {host: {'host': host, 'binary': binary, 'disabled': disabled,
+                   'forced_down': forced_down, 'is_up': is_up}
+            for host, binary, disabled, forced_down, is_up in rows}
 
 
 def joined_compute_services(rows):
@@ -91,14 +94,15 @@ def joined_compute_services(rows):
     mapping compute_services gives, taken from the columns joined beside
     each server (the servers of one host share them)."""
     found = {}
-    for row in rows:
-        host = row['host']
-        if host not in found and row['service_host'] is not None:
-            found[host] = {'host': host, 'binary': COMPUTE_BINARY,
-                           'disabled': row['service_disabled'],
-                           'forced_down': row['service_forced_down'],
-                           'is_up': row['service_is_up']}
+    for host, service_host, disabled, forced_down, is_up in map(_JOINED_SERVICE, rows):
+        if service_host is not None and host not in found:
+            found[host] = {'host': host, 'binary': COMPUTE_BINARY, 'disabled': disabled,
+                           'forced_down': forced_down, 'is_up': is_up}
     return found
+
+
+_JOINED_SERVICE = operator.itemgetter(
+    'host', 'service_host', 'service_disabled', 'service_forced_down', 'service_is_up')
 
 
 def service_list(host=None, binary=None):

@@ -6,6 +6,7 @@ import sqlalchemy as sa
 from oslo_db.sqlalchemy import enginefacade
 
 import nova.conf
+from nova.db import waits
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -52,6 +53,26 @@ def _connect_failure_is_disconnect(context):
 sa.event.listen(sa.engine.Engine, 'handle_error', _connect_failure_is_disconnect)
 
 
+def _bound_waits(dialect, connection_record, cargs, cparams):
+    # per driver, as nova/db/waits.py explains
+    timeout = waits.bound()
+    if timeout is None:
+        return
+    if dialect.driver == 'pymysql':
+        waits.pymysql_arguments(cparams, timeout)
+    elif dialect.driver == 'psycopg2':
+        from nova.db import pg_watchdog   # imports psycopg2: only where it is used
+        pg_watchdog.connect_arguments(cparams, timeout)
+
+
+def _bound_statement(conn, cursor, statement, parameters, context, executemany):
+    waits.on_statement(conn.connection.dbapi_connection)
+
+
+# On the class too, for the same reason: every connection, the first included.
+sa.event.listen(sa.engine.Engine, 'do_connect', _bound_waits)
+
+
 def _pool_sqlite_file(engine):
     """Keep SQLite file connections in a pool instead of oslo.db's NullPool.
 
@@ -95,6 +116,8 @@ def get_factory():
                 if engine.dialect.name == 'sqlite':
                     _pool_sqlite_file(engine)
                     sa.event.listen(engine, 'connect', _tune_sqlite)
+                elif engine.dialect.driver == 'pymysql':
+                    sa.event.listen(engine, 'before_cursor_execute', _bound_statement)
                 _factory = factory
     return _factory
 

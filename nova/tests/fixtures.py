@@ -11,14 +11,20 @@ import webob
 
 import nova.conf
 from nova.api.openstack import client_documents
+from nova.db import api as db_api
 from nova.db import engine
 from nova.db import migration
 from nova.db.dbtime import db_now
-from nova.db.models import instances, services
+from nova.db.models import services
 from nova import policy
 
 CONF = nova.conf.CONF
 IMAGE = client_documents.IMAGES[0]['id']      # cirros, the one image served
+# The README's unknown-only example: project members see host_status only
+# while it is UNKNOWN (their host stopped reporting), never the other values.
+UNKNOWN_ONLY_POLICY = {
+    'os_compute_api:servers:show:host_status:unknown-only': 'rule:project_reader_or_admin',
+}
 
 
 class Database(fixtures.Fixture):
@@ -62,19 +68,37 @@ class Policy(fixtures.Fixture):
 
 def add_service(host, binary='nova-compute', seconds_ago=0, disabled=False,
                 forced_down=False, deleted=False, disabled_reason=None):
-    """A service row whose last heartbeat was ``seconds_ago`` on the DB clock."""
+    """A service row whose last heartbeat was ``seconds_ago`` on the DB clock.
+
+    A live row is registered and set as nova-compute and an operator would
+    (db.api.service_register, service_update); SQL writes only what no
+    API call can: a heartbeat in the past, and a soft-deleted row.
+    """
+    if deleted:
+        return _add_deleted_service(host, binary, disabled, forced_down, disabled_reason)
+    service_id = db_api.service_register(host, binary, topic='compute')['id']
+    if disabled or forced_down or disabled_reason:
+        db_api.service_update(host, binary, disabled=disabled, forced_down=forced_down,
+                              disabled_reason=disabled_reason)
+    with engine.writer() as conn:
+        seen = conn.scalar(sa.select(db_now())) - datetime.timedelta(seconds=seconds_ago)
+        conn.execute(sa.update(services).where(services.c.id == service_id).values(
+            report_count=1, last_seen_up=seen, created_at=seen, updated_at=seen))
+    return service_id
+
+
+def _add_deleted_service(host, binary, disabled, forced_down, disabled_reason):
+    """An operator's deleted row, kept as history (deleted = its own id)."""
     with engine.writer() as conn:
         now = conn.scalar(sa.select(db_now()))
-        seen = now - datetime.timedelta(seconds=seconds_ago)
         result = conn.execute(sa.insert(services).values(
             uuid=str(uuidlib.uuid4()), host=host, binary=binary, topic='compute',
             report_count=1, disabled=disabled, disabled_reason=disabled_reason,
-            forced_down=forced_down, last_seen_up=seen, created_at=seen,
-            updated_at=seen, deleted=0))
+            forced_down=forced_down, last_seen_up=now, created_at=now,
+            updated_at=now, deleted=0))
         service_id = result.inserted_primary_key[0]
-        if deleted:
-            conn.execute(sa.update(services).where(services.c.id == service_id)
-                         .values(deleted=service_id, deleted_at=now))
+        conn.execute(sa.update(services).where(services.c.id == service_id)
+                     .values(deleted=service_id, deleted_at=now))
     return service_id
 
 
@@ -90,12 +114,10 @@ def add_server(name, host=None, project_id='demo', user_id='demo', vm_state=None
         availability_zone='nova' if host else '', vm_state=vm_state,
         task_state=task_state, power_state=1 if vm_state == 'active' else 0,
         progress=0, image_ref=IMAGE, flavor_id='1', reservation_id='r-test0000',
-        launch_index=0, metadata='{}')
+        launch_index=0, metadata='{}',
+        launched_at=db_now() if vm_state == 'active' else None)
     row.update(values)
-    with engine.writer() as conn:
-        conn.execute(sa.insert(instances).values(
-            created_at=db_now(), updated_at=db_now(), deleted=0,
-            launched_at=db_now() if vm_state == 'active' else None, **row))
+    db_api.instances_create([row])
     return uuid
 
 

@@ -1,9 +1,10 @@
 """Request and response helpers shared by every controller."""
-import json
-
 import webob
+import webob.exc
 
 from nova.api.openstack import faults
+from nova.api.openstack import json_body
+from nova.api.openstack import sizelimit
 
 JSON_CONTENT_TYPE = 'application/json'
 
@@ -21,15 +22,18 @@ class Request(webob.Request):
         return self.api_version.at_least(version)
 
     def json_body(self):
-        if not self.body:
+        try:
+            raw = self.body
+        except webob.exc.HTTPRequestEntityTooLarge:
+            # a body without Content-Length (chunked) ran past the limit while
+            # being read: see sizelimit.py
+            raise sizelimit.too_large()
+        if not raw:
             raise faults.BadRequest('The request body is empty.')
         content_type = self.content_type
         if content_type and content_type not in ('application/json', 'text/plain'):
             raise faults.Fault(415, 'Unsupported Content-Type')
-        try:
-            return json.loads(self.body)
-        except ValueError:
-            raise faults.BadRequest('Malformed request body')
+        return json_body.loads(raw)
 
 
 def status(code):

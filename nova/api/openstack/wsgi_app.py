@@ -17,20 +17,32 @@ CONF = nova.conf.CONF
 
 
 def load_app():
-    """The compute API as deployed; behind a TLS-terminating proxy, set
-    [oslo_middleware] enable_proxy_headers_parsing so links use its scheme."""
+    """The compute API as deployed, innermost first: the app, the body size
+    limit, and behind a TLS-terminating proxy (set [oslo_middleware]
+    enable_proxy_headers_parsing) the proxy headers, so links use its scheme."""
     from nova.api.openstack import app
+    from nova.api.openstack import sizelimit
     from nova.db import engine
     engine.serve_requests()
     application = app.ComputeAPI()
+    application = sizelimit.BodySizeLimiter(application, conf=CONF)
     if CONF.oslo_middleware.enable_proxy_headers_parsing:
         application = http_proxy_to_wsgi.HTTPProxyToWSGI(application, conf=CONF)
     return application
+
+
+def serve():
+    """For a process about to serve the loaded app (a worker of nova-api,
+    uwsgi or mod_wsgi): bounded waits on the database (nova/db/waits.py),
+    the garbage collector tuned."""
+    from nova.db import waits
+    waits.enable()
+    gc_tuning.tune()
 
 
 def init_application():
     files = os.environ.get('NOVA_CONFIG_FILES')
     config.parse_args([], default_config_files=files.split(',') if files else None)
     application = load_app()
-    gc_tuning.tune()
+    serve()
     return application

@@ -22,9 +22,8 @@ from nova.tests import fixtures as nova_fixtures
 ADMIN = 'admin:admin'
 DEMO = 'demo:demo'
 IMAGE = nova_fixtures.IMAGE
-# members see host_status only while it is UNKNOWN
-UNKNOWN_ONLY_POLICY = ('"os_compute_api:servers:show:host_status:unknown-only": '
-                       '"rule:project_reader_or_admin"\n')
+# members see host_status only while it is UNKNOWN, as policy.yaml text
+UNKNOWN_ONLY_POLICY = json.dumps(nova_fixtures.UNKNOWN_ONLY_POLICY) + '\n'
 
 
 def free_port():

@@ -28,18 +28,6 @@ class HostStatusFlowTest(testtools.TestCase):
         detail = self.nova.request('GET', '/v2.1/servers/detail', token=DEMO, version='2.16')
         self.assertNotIn('host_status', detail.json['servers'][0])
 
-    def test_disable_gives_maintenance_and_enable_gives_up(self):
-        uuid = self.nova.create_server_on('host-1')
-        resp = self.nova.service_action('disable-log-reason', 'host-1',
-                                        disabled_reason='kernel upgrade')
-        self.assertEqual(200, resp.status)
-        self.assertEqual('MAINTENANCE', self.nova.show(uuid).json['server']['host_status'])
-        detail = self.nova.request('GET', '/v2.1/servers/detail?all_tenants=1',
-                                   version='2.16').json['servers']
-        self.assertEqual(['MAINTENANCE'], [s['host_status'] for s in detail])
-        self.nova.service_action('enable', 'host-1')
-        self.assertEqual('UP', self.nova.show(uuid).json['server']['host_status'])
-
     def test_force_down_wins_over_disabled(self):
         uuid = self.nova.create_server_on('host-1')
         resp = self.nova.service_action('force-down', 'host-1', forced_down=True)
@@ -55,12 +43,6 @@ class HostStatusFlowTest(testtools.TestCase):
         services = {s['host']: s for s in self.nova.services()}
         self.assertEqual('disabled', services['host-1']['status'])
         self.assertFalse(services['host-1']['forced_down'])
-
-    def test_force_down_is_not_served_before_2_11(self):
-        resp = self.nova.service_action('force-down', 'host-1', version='2.10',
-                                        forced_down=True)
-        self.assertEqual(404, resp.status)
-        self.assertEqual('itemNotFound', list(resp.json)[0])
 
     def test_frozen_compute_is_unknown_then_up_when_thawed(self):
         uuid = self.nova.create_server_on('host-1')

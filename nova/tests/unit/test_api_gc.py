@@ -30,5 +30,8 @@ class TuneGcTest(testtools.TestCase):
             'nova.api.openstack.wsgi_app.load_app', lambda: calls.append('load') or 'app'))
         self.useFixture(fixtures.MonkeyPatch(
             'nova.api.openstack.gc_tuning.tune', lambda: calls.append('tune')))
+        # and bound their waits on the database (nova/db/waits.py)
+        self.useFixture(fixtures.MonkeyPatch(
+            'nova.db.waits.enable', lambda: calls.append('bound')))
         self.assertEqual('app', cmd_api.GunicornApp.load(None))
-        self.assertEqual(['load', 'tune'], calls)
+        self.assertEqual(['load', 'bound', 'tune'], calls)

@@ -77,11 +77,3 @@ class NoServerErrorTest(nova_fixtures.APITestCase):
         service = self.api.request('GET', '/v2.1/os-services', version='2.16').json
         self.assertEqual(('enabled', False), (service['services'][0]['status'],
                                               service['services'][0]['forced_down']))
-
-    def test_version_headers(self):
-        for header, status in (('compute 2.99999999999999999999', 406),
-                               ('compute 2.016', 400), ('compute 2.16', 200),
-                               ('compute latest', 200), ('compute 1.1', 406)):
-            resp = self.api.request('GET', '/v2.1/servers',
-                                    headers={'OpenStack-API-Version': header})
-            self.assertEqual(status, resp.status_int, header)

@@ -1,7 +1,12 @@
 """A TCP forwarder the tests put between the product and a shared database
 server: stopping it is the database going away for this test only (other
 test workers keep using the server), starting it again is the database
-coming back on the same address."""
+coming back on the same address. Hanging it is a database that stops
+answering without refusing (a network black hole, a stuck server): every
+connection, open or new, is accepted and kept, and nothing moves either way
+until it resumes. The proxy's own kernel still acknowledges what the client
+sends, so TCP keepalives and TCP_USER_TIMEOUT never fire against it: only a
+client that gives up by itself does."""
 import socket
 import threading
 
@@ -18,6 +23,8 @@ class TcpProxy(fixtures.Fixture):
         self._lock = threading.Lock()
         self._listener = None
         self._sockets = set()
+        self._flowing = threading.Event()
+        self._flowing.set()
 
     def _setUp(self):
         self.start()
@@ -37,8 +44,17 @@ class TcpProxy(fixtures.Fixture):
             self._listener = listener
         threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
 
+    def hang(self):
+        """Keep accepting and holding connections, forward nothing."""
+        self._flowing.clear()
+
+    def resume(self):
+        """Forward again, what was held first."""
+        self._flowing.set()
+
     def stop(self):
         """Refuse new connections and cut every open one."""
+        self._flowing.set()     # held pumps wake up and find their sockets closed
         with self._lock:
             listener, self._listener = self._listener, None
             sockets, self._sockets = self._sockets, set()
@@ -72,6 +88,7 @@ class TcpProxy(fixtures.Fixture):
         try:
             while True:
                 data = source.recv(65536)
+                self._flowing.wait()
                 if not data:
                     break
                 sink.sendall(data)

@@ -7,6 +7,7 @@ heartbeat again, and no write the API acknowledged is lost.
 The servers are shared with other test workers, so they are never stopped:
 connections are killed with KILL / pg_terminate_backend, and "away" is a
 TcpProxy between the product and the server, cut and restored."""
+import os
 import threading
 import time
 
@@ -17,6 +18,8 @@ from nova.tests.functional import fixtures as func
 from nova.tests.functional.db import backend
 
 DOWN_TIME = 3
+BOUND = 2          # [database] response_timeout of the hang test
+MARGIN = 15        # a loaded CI machine: the assertion is the bound, not a figure
 READS = ('/v2.1/servers/%s', '/v2.1/servers/detail?all_tenants=1', '/v2.1/os-services')
 
 
@@ -35,6 +38,11 @@ class _ResilienceTests:
         counts = {h: self.peek.service(h)['report_count'] for h in self.nova.host_names}
         self.nova._wait(lambda: all(self.peek.service(h)['report_count'] > counts[h]
                                     for h in counts), 15, 'heartbeats from every host')
+
+    def _compute_log(self, host):
+        path = os.path.join(self.nova.data_dir, 'logs', 'nova-compute-%s.log' % host)
+        with open(path, errors='replace') as f:
+            return f.read()
 
     def _computes_alive(self):
         for host in self.nova.host_names:
@@ -101,6 +109,46 @@ class _ResilienceTests:
         self.assertEqual({h: ('enabled', 'up') for h in self.nova.host_names}, states)
         self.assertEqual('ACTIVE', self.nova.show(kept).json['server']['status'])
         self.nova.create_server(name='after-outage')
+
+    def test_hung_database_answers_503_within_the_bound_then_recovers(self):
+        # accepts connections, answers nothing: without a bound each request
+        # waited until gunicorn killed its worker (60 s), heartbeats for ever
+        self._start(through_proxy=True,
+                    extra_config='response_timeout = %d\n' % BOUND)
+        kept = self.nova.create_server()
+        self.proxy.hang()
+        requests = [('GET', path % kept if '%s' in path else path, None, 3)
+                    for path in READS]    # a read is tried once more: 3 bounds
+        requests += [
+            ('POST', '/v2.1/servers', {'server': {
+                'name': 'nope', 'imageRef': func.IMAGE, 'flavorRef': '1'}}, 2),
+            ('PUT', '/v2.1/os-services/disable',
+             {'host': 'host-1', 'binary': 'nova-compute'}, 2)]
+        for method, path, body, bounds in requests:
+            started = time.monotonic()
+            resp = self.nova.request(method, path, version='2.16', body=body,
+                                     token=func.DEMO if method == 'POST' else func.ADMIN)
+            took = time.monotonic() - started
+            self.assertEqual(503, resp.status, path)
+            self.assertEqual(['serviceUnavailable'], list(resp.json), path)
+            self.assertEqual('compute 2.16', resp.header('OpenStack-API-Version'))
+            self.assertLess(took, bounds * BOUND + MARGIN, path)
+
+        # every compute's heartbeat gave up meanwhile (unbounded, it would
+        # simply still be waiting), and the computes live on
+        for host in self.nova.host_names:
+            self.nova._wait(lambda: 'heartbeat failed' in self._compute_log(host),
+                            2 * BOUND + MARGIN, 'a failed heartbeat on %s' % host)
+        self._computes_alive()
+        self.proxy.resume()
+
+        # nothing restarted: the same processes answer and heartbeat again
+        self.nova._wait(lambda: self._reads(kept) == [200] * 3, 30, 'the API back')
+        self._heartbeats_resume()
+        self.nova.wait_for_host_status(kept, 'UP', timeout=15)
+        states = {s['host']: (s['status'], s['state']) for s in self.nova.services()}
+        self.assertEqual({h: ('enabled', 'up') for h in self.nova.host_names}, states)
+        self.nova.create_server(name='after-hang')
 
     def test_no_acknowledged_write_is_lost_while_the_database_flaps(self):
         self._start(through_proxy=True)

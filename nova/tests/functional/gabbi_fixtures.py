@@ -1,0 +1,148 @@
+"""The fixtures gabbi YAML files (gabbits/*.yaml) name in ``fixtures:``.
+
+``APIFixture`` gives a YAML file the real WSGI app (noauth2) on a fresh,
+migrated SQLite file seeded with a server per host_status case, and
+exposes the servers' uuids as environment variables
+(``$ENVIRON['C_UP']``); ``ListFixture`` and ``CreateFixture`` seed other
+data the same way. Policy fixtures listed after one of them change the
+rules for the whole file.
+"""
+import os
+
+from gabbi import fixture
+
+from nova.tests import fixtures as nova_fixtures
+
+# Hosts, one per state of their nova-compute service (h-ghost has none,
+# h-not-compute only a nova-scheduler); servers: (name, host, project,
+# extra columns). The names are the reference captures' case names.
+SERVICES = (
+    ('h-up', {}),
+    ('h-stale', {'seconds_ago': 7200}),
+    ('h-forced', {'forced_down': True}),
+    ('h-disabled', {'disabled': True, 'disabled_reason': 'maintenance'}),
+    ('h-forced-disabled', {'forced_down': True, 'disabled': True}),
+    # an old, deleted, fenced row under the live one must not count
+    ('h-reborn', {'forced_down': True, 'disabled': True, 'deleted': True}),
+    ('h-reborn', {}),
+    ('h-not-compute', {'binary': 'nova-scheduler'}),
+)
+SERVERS = (
+    ('c-up', 'h-up', 'demo', {}),
+    ('c-stale', 'h-stale', 'demo', {}),
+    ('c-forced', 'h-forced', 'demo', {}),
+    ('c-disabled', 'h-disabled', 'demo', {}),
+    ('c-forced-dis', 'h-forced-disabled', 'demo', {}),
+    ('c-nohost-cell0', None, 'demo', {}),
+    ('c-nohost-build', None, 'demo', {'vm_state': 'building',
+                                      'task_state': 'scheduling'}),
+    ('c-ghost', 'h-ghost', 'demo', {}),
+    ('c-reborn', 'h-reborn', 'demo', {}),
+    ('c-not-compute', 'h-not-compute', 'demo', {}),
+    ('alt-up', 'h-up', 'alt', {}),
+    ('alt-stale', 'h-stale', 'alt', {}),
+)
+
+# an image id that is not the one the servers above boot from
+OTHER_IMAGE = '6c1d3f2a-9b0e-4c55-8a51-3f5f0c0a7e11'
+
+# The file's APIFixture, for the fixtures that adjust what it set up.
+_current = None
+
+
+def environ_name(server_name):
+    """'c-forced-dis' -> 'C_FORCED_DIS'."""
+    return server_name.upper().replace('-', '_')
+
+
+class _LazyApp:
+    """gabbi asks for the app before any fixture runs; build it on the
+    first request, once the file's database and policy are in place."""
+
+    def __init__(self):
+        self._app = None
+
+    def __call__(self, environ, start_response):
+        if self._app is None:
+            self._app = nova_fixtures.API().app
+        return self._app(environ, start_response)
+
+
+def setup_app():
+    return _LazyApp()
+
+
+class APIFixture(fixture.GabbiFixture):
+    """A fresh database and the policy defaults, seeded with every case."""
+
+    services = SERVICES
+    servers = SERVERS
+
+    def start_fixture(self):
+        global _current
+        self.database = nova_fixtures.Database()
+        self.database.setUp()
+        self.policy = nova_fixtures.Policy()
+        self.policy.setUp()
+        self.environ = {}
+        for host, values in self.services:
+            nova_fixtures.add_service(host, **values)
+        for name, host, project, values in self.servers:
+            values = dict({'user_id': project}, **values)
+            uuid = nova_fixtures.add_server(name, host=host, project_id=project, **values)
+            self.environ[environ_name(name)] = uuid
+        self.environ['MISSING_SERVER'] = '00000000-0000-0000-0000-000000000042'
+        self.environ['IMAGE'] = nova_fixtures.IMAGE
+        self.environ['OTHER_IMAGE'] = OTHER_IMAGE
+        os.environ.update(self.environ)
+        _current = self
+
+    def stop_fixture(self):
+        global _current
+        _current = None
+        for name in self.environ:
+            os.environ.pop(name, None)
+        self.policy.cleanUp()
+        self.database.cleanUp()
+
+
+class ListFixture(APIFixture):
+    """Project demo's servers for the list's filters, sorting and paging:
+    s00..s06 on h1, then one server per filter value."""
+
+    services = (('h1', {}), ('h2', {}))
+    servers = tuple(('s%02d' % i, 'h1', 'demo', {}) for i in range(7)) + (
+        ('big', 'h1', 'demo', {'flavor_id': '3'}),
+        ('other-image', 'h2', 'demo', {'node': 'n2', 'image_ref': OTHER_IMAGE}),
+        ('batch', 'h2', 'demo', {'reservation_id': 'r-batch001'}),
+        ('alt-user', 'h1', 'demo', {'user_id': 'alt'}),
+    )
+
+
+class CreateFixture(APIFixture):
+    """One enabled, heartbeating host and no servers yet."""
+
+    services = (('h1', {}),)
+    servers = ()
+
+
+class UnknownOnlyPolicy(fixture.GabbiFixture):
+    """nova_fixtures.UNKNOWN_ONLY_POLICY written to the file's policy.yaml."""
+
+    def start_fixture(self):
+        _current.policy.set_rules(nova_fixtures.UNKNOWN_ONLY_POLICY)
+
+    def stop_fixture(self):
+        _current.policy.set_rules({})
+
+
+class MembersSeeHostStatusPolicy(fixture.GabbiFixture):
+    """The full host_status rule granted to the owning project's readers."""
+
+    RULES = {'os_compute_api:servers:show:host_status': 'rule:project_reader_or_admin'}
+
+    def start_fixture(self):
+        _current.policy.set_rules(self.RULES)
+
+    def stop_fixture(self):
+        _current.policy.set_rules({})
