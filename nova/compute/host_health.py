@@ -34,9 +34,13 @@ def health(context, uuid):
         LOG.warning('liveness unavailable: %s', exc)
         alive = False
     status = hs.health_status(service, alive, window)
+    # the transitions know the service's changes; a window's scheduling
+    # and cancelling change the health status without one
     since = service['since']
-    if status == hs.NEEDS_MAINTENANCE and since is not None:
+    if since is not None and status == hs.NEEDS_MAINTENANCE:
         since = max(since, window['created_at'])
+    elif since is not None and status == hs.UP and service['cancelled_at'] is not None:
+        since = max(since, service['cancelled_at'])
     return row, {'status': status, 'since': since, 'liveness': hs.liveness(service, alive),
                  'admin_state': transitions.admin_state(service), 'maintenance': window,
                  'host': host, 'disabled_reason': service['disabled_reason'],

@@ -17,6 +17,10 @@ def iso(value):
     return value.isoformat() + 'Z'
 
 
+def parse(text):
+    return datetime.datetime.fromisoformat(text.rstrip('Z'))
+
+
 class HostMaintenanceApiTest(testtools.TestCase):
 
     @classmethod
@@ -51,6 +55,10 @@ class HostMaintenanceApiTest(testtools.TestCase):
         now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
         return iso(now + datetime.timedelta(seconds=seconds))
 
+    def status_since(self, path):
+        found = self.get(path).json['host_health']
+        return found['status'], parse(found['since'])
+
     def post(self, host='host-1', start=3600, end=7200, token=ADMIN, **extra):
         body = {'maintenance': dict(host=host, start=self.at(start), end=self.at(end),
                                     **extra)}
@@ -77,7 +85,14 @@ class HostMaintenanceApiTest(testtools.TestCase):
             'maintenance': {'impact': 'migrate', 'end': self.at(9000)}})
         self.assertEqual(200, changed.status, changed.raw)
         self.assertEqual('migrate', changed.json['maintenance']['impact'])
+        health = '/v2.1/servers/%s/host-health' % self.server
+        self.nova._wait(lambda: self.get(health).json['host_health']['since'], 30, 'since')
+        self.assertEqual(('NEEDS_MAINTENANCE', parse(made['created_at'])), self.status_since(
+            health))
         self.assertEqual(204, self.request('DELETE', item).status)
+        # cancelled: UP again since the cancellation
+        cancelled = self.get(item).json['maintenance']['updated_at']
+        self.assertEqual(('UP', parse(cancelled)), self.status_since(health))
         # kept as history
         self.assertEqual('cancelled', self.get(item).json['maintenance']['state'])
         self.assertFault(self.request('DELETE', item), 409, 'conflictingRequest',
