@@ -77,3 +77,24 @@ class InstanceLocked(Conflict):
 
 class ServiceGroupUnavailable(ServiceUnavailable):
     msg_fmt = 'Service liveness cannot be read right now; try again shortly.'
+
+
+class ComputeHostNotFound(NotFound):
+    msg_fmt = 'Compute host %(host)s could not be found.'
+
+
+class MaintenanceWindowNotFound(NotFound):
+    msg_fmt = 'Maintenance window %(window_id)s could not be found.'
+
+
+class InvalidMaintenanceWindow(Invalid):
+    msg_fmt = 'Invalid maintenance window: %(reason)s'
+
+
+class MaintenanceWindowOverlap(Conflict):
+    msg_fmt = ('The window overlaps maintenance window %(other)s of host %(host)s; '
+               'windows of one host may not overlap.')
+
+
+class MaintenanceWindowNotEditable(Conflict):
+    msg_fmt = 'Maintenance window %(window_id)s is %(state)s: %(what)s.'

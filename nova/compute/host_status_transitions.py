@@ -27,10 +27,14 @@ HEARTBEAT_RESUMED = 'heartbeat_resumed'
 # a liveness-backend outage: one event each way, no service fields
 LIVENESS_UNAVAILABLE = 'liveness_unavailable'
 LIVENESS_RESTORED = 'liveness_restored'
+# a planned maintenance window began or ended (the watcher disabled or
+# enabled the service, or found it already as the window needs it)
+MAINTENANCE_STARTED = 'maintenance_started'
+MAINTENANCE_ENDED = 'maintenance_ended'
 
 REASONS = (REGISTERED, REMOVED, FORCED_DOWN_REASON, FORCED_UP, DISABLED_REASON,
            ENABLED_REASON, HEARTBEAT_STALE, HEARTBEAT_RESUMED, LIVENESS_UNAVAILABLE,
-           LIVENESS_RESTORED)
+           LIVENESS_RESTORED, MAINTENANCE_STARTED, MAINTENANCE_ENDED)
 
 State = collections.namedtuple('State', 'status liveness admin_state')
 

@@ -1,11 +1,16 @@
-"""Picks hosts for new servers: enabled, not forced down, up; least loaded first."""
+"""Picks hosts for new servers: enabled, not forced down, up; least loaded
+first; a host whose maintenance window starts within [scheduler]
+maintenance_lookahead only when no other host is valid."""
 import logging
 
+import nova.conf
 from nova.db import api as db
 from nova.db import engine
+from nova.db import host_maintenance
 from nova import exception
 from nova import servicegroup
 
+CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
 
@@ -23,6 +28,9 @@ def select_hosts(count):
             return None
         if not candidates:
             return None
+        soon = host_maintenance.hosts_starting_within(
+            conn, CONF.scheduler.maintenance_lookahead)
+        candidates = [h for h in candidates if h not in soon] or candidates
         load = db.instance_counts_by_host(conn, candidates)
     picks = []
     for _ in range(count):

@@ -10,11 +10,12 @@ from nova.conf import compute
 from nova.conf import database
 from nova.conf import default
 from nova.conf import host_status_watcher
+from nova.conf import scheduler
 from nova.conf import servicegroup
 
 CONF = cfg.CONF
 
-MODULES = (default, api, database, servicegroup, compute, host_status_watcher)
+MODULES = (default, api, database, servicegroup, compute, host_status_watcher, scheduler)
 
 for _module in MODULES:
     _module.register_opts(CONF)

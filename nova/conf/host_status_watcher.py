@@ -13,7 +13,9 @@ watcher_opts = [
                       'is never longer than service_down_time.'),
     cfg.IntOpt('retention_days', default=7, min=1,
                help='Days a transition stays in the feed; older ones are deleted '
-                    'by the active watcher and their cursors answer 400.'),
+                    'by the active watcher and their cursors answer 400. Finished '
+                    'maintenance windows stay listed this long after their end, '
+                    'and at least 7 days.'),
 ]
 
 

@@ -86,13 +86,17 @@ def _event(conn, **values):
     return uuid
 
 
-def record_states(holder, ttl, current, reason):
+def record_states(holder, ttl, current, reason, announce=None):
     """Compare ``current`` ({(host, binary): (State, last_seen_up)}) with the
     stored states and store one event per service that differs, with the
     new state, in one transaction. ``reason(old, new)`` names a change
     (old a (status, liveness, admin_state) tuple, new a State; either may
-    be None) or returns None for no change. Returns the new events' uuids, or None when
+    be None) or returns None for no change. ``announce`` ({(host, binary):
+    reason}) stores an event with that reason for a live service, even
+    when its state did not change (a maintenance window's start or
+    end). Returns the new events' uuids, or None when
     ``holder`` no longer has the lease (nothing written)."""
+    announce = announce or {}
     created = []
     with engine.writer() as conn:
         if not _hold(conn, holder, ttl):
@@ -104,6 +108,8 @@ def record_states(holder, ttl, current, reason):
                                                 old_row.admin_state)
             new, last_seen_up = current.get(key, (None, None))
             why = reason(old, new)
+            if key in announce and new is not None:
+                why = announce[key]
             if why is None:
                 continue
             host, binary = key

@@ -183,6 +183,45 @@ class HostStatusEvent(Base):
     delivered_at = sa.Column(Timestamp, nullable=True)
 
 
+class HostMaintenanceWindow(Base):
+    """A planned maintenance of one compute host. ``state`` moves
+    scheduled -> in-progress -> completed (the watcher, at start and end) or
+    scheduled -> cancelled (an operator); ``disabled_service`` remembers
+    whether the window disabled the service, so its end enables it again
+    only then."""
+    __tablename__ = 'host_maintenance_windows'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_host_maintenance_windows0uuid'),
+        # overlap checks and a host's current or next window
+        sa.Index('host_maintenance_windows_host_state_idx', 'host', 'state', 'start_at'),
+        # the watcher's due windows
+        sa.Index('host_maintenance_windows_state_start_idx', 'state', 'start_at'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    host = sa.Column(sa.String(255), nullable=False)
+    start_at = sa.Column(Timestamp, nullable=False)
+    end_at = sa.Column(Timestamp, nullable=False)
+    reason = sa.Column(sa.String(255), nullable=False, default='', server_default='')
+    impact = sa.Column(sa.String(16), nullable=False)
+    state = sa.Column(sa.String(16), nullable=False)
+    disabled_service = sa.Column(sa.Boolean, nullable=False, default=False,
+                                 server_default=sa.false())
+    created_at = sa.Column(Timestamp, nullable=False)
+    updated_at = sa.Column(Timestamp, nullable=False)
+
+
+class HostMaintenanceLock(Base):
+    """One row per host that ever had a window: writers of that host's
+    windows UPDATE it first, so overlap checks of concurrent requests run
+    one after the other on every backend."""
+    __tablename__ = 'host_maintenance_locks'
+
+    host = sa.Column(sa.String(255), primary_key=True)
+    writes = sa.Column(sa.Integer, nullable=False, default=0, server_default='0')
+
+
 services = Service.__table__
 instances = Instance.__table__
 instance_faults = InstanceFault.__table__
@@ -190,3 +229,5 @@ flavors = Flavor.__table__
 host_status_leases = HostStatusLease.__table__
 host_status_states = HostStatusState.__table__
 host_status_events = HostStatusEvent.__table__
+host_maintenance_windows = HostMaintenanceWindow.__table__
+host_maintenance_locks = HostMaintenanceLock.__table__

@@ -21,6 +21,7 @@ from oslo_db import exception as db_exc
 import nova.conf
 from nova.compute import host_status_transitions as transitions
 from nova.db import api as db
+from nova.db import host_maintenance
 from nova.db import host_status_events as store
 from nova import exception
 from nova.notifications import notifier as notifier_mod
@@ -105,6 +106,7 @@ class Watcher:
                 return
             self._set_active(True)
             self._backend_down = None       # unknown: ask the stored memory
+        announce = self._apply_maintenance()
         rows = db.service_list(binary=db.COMPUTE_BINARY)
         try:
             alive = self.group.hosts_up({row['host']: row for row in rows})
@@ -119,7 +121,7 @@ class Watcher:
         current = {(row['host'], row['binary']):
                    (transitions.state(row, row['host'] in alive), row['last_seen_up'])
                    for row in rows}
-        created = store.record_states(self.holder, ttl, current, _reason)
+        created = store.record_states(self.holder, ttl, current, _reason, announce)
         if created is None:
             self._set_active(False)
             return
@@ -127,10 +129,29 @@ class Watcher:
             self._pending.set()
         self._ticks += 1
         if self._ticks % PRUNE_EVERY == 1:
-            pruned = store.prune(CONF.host_status_watcher.retention_days * 86400)
+            retention = CONF.host_status_watcher.retention_days
+            pruned = store.prune(retention * 86400)
             if pruned:
-                LOG.info('pruned %d events older than %d days', pruned,
-                         CONF.host_status_watcher.retention_days)
+                LOG.info('pruned %d events older than %d days', pruned, retention)
+            kept = max(retention, host_maintenance.MIN_HISTORY_DAYS)
+            pruned = host_maintenance.prune(kept * 86400)
+            if pruned:
+                LOG.info('pruned %d maintenance windows that ended more than %d days ago',
+                         pruned, kept)
+
+    @staticmethod
+    def _apply_maintenance():
+        """Start and end the maintenance windows whose time has come (the
+        windows' rows are the only memory: nothing to rebuild after a
+        restart); {(host, binary): reason} of the services to announce."""
+        announce = {}
+        for row in host_maintenance.start_due():
+            LOG.info('maintenance window %s of %s started', row['uuid'], row['host'])
+            announce[(row['host'], db.COMPUTE_BINARY)] = transitions.MAINTENANCE_STARTED
+        for row in host_maintenance.end_due():
+            LOG.info('maintenance window %s of %s ended', row['uuid'], row['host'])
+            announce[(row['host'], db.COMPUTE_BINARY)] = transitions.MAINTENANCE_ENDED
+        return announce
 
     def _record_liveness(self, ttl, available):
         reason = (transitions.LIVENESS_RESTORED if available

@@ -1,6 +1,8 @@
 """The route table: every path below /v2.1 (optionally /v2.1/{project_id})
 and the handler of each of its methods."""
 from nova.api.openstack.compute import flavors
+from nova.api.openstack.compute import host_health
+from nova.api.openstack.compute import host_maintenance
 from nova.api.openstack.compute import host_status_events
 from nova.api.openstack.compute import servers
 from nova.api.openstack.compute import services
@@ -11,14 +13,19 @@ def route_declarations():
     server = servers.ServersController()
     service = services.ServicesController()
     flavor = flavors.FlavorsController()
+    window = host_maintenance.HostMaintenanceController()
     return {
         '/servers': {'GET': server.index, 'POST': server.create},
         '/servers/detail': {'GET': server.detail},
         '/servers/{server_id}': {'GET': server.show, 'DELETE': server.delete},
+        '/servers/{server_id}/host-health': {'GET': host_health.HostHealthController().show},
         '/os-services': {'GET': service.index},
         '/os-services/{action}': {'PUT': service.update},
         '/flavors': {'GET': flavor.index},
         '/flavors/detail': {'GET': flavor.detail},
         '/flavors/{flavor_id}': {'GET': flavor.show},
         '/os-host-status-events': {'GET': host_status_events.HostStatusEventsController().index},
+        '/os-host-maintenance': {'GET': window.index, 'POST': window.create},
+        '/os-host-maintenance/{maintenance_id}': {'GET': window.show, 'PUT': window.update,
+                                                  'DELETE': window.delete},
     }

@@ -12,6 +12,7 @@ the service answers, then review the diff::
 
     NOVA_REGENERATE_SAMPLES=1 stestr --test-path=./nova/tests/functional run test_api_samples
 """
+import datetime
 import glob
 import json
 import os
@@ -248,6 +249,50 @@ class HostStatusEventsSamplesTest(SampleTestCase):
         self.verify('host-status-events-server-resp.json',
                     self._feed('?server_id=' + uuid))
         self.verify('host-status-events-member-resp.json', self._feed(token=DEMO))
+
+
+class HostMaintenanceSamplesTest(SampleTestCase):
+    hosts = 2
+
+    def _body(self, name, lead, length):
+        """The request sample with its times moved to ``lead`` s from now."""
+        body = self.request_sample(name)
+        start = datetime.datetime.now(datetime.timezone.utc).replace(
+            tzinfo=None, microsecond=0) + datetime.timedelta(seconds=lead)
+        window = body['maintenance']
+        if 'start' in window:
+            window['start'] = start.isoformat() + 'Z'
+        window['end'] = (start + datetime.timedelta(seconds=length)).isoformat() + 'Z'
+        return body
+
+    def test_windows_and_host_health(self):
+        nova = self.nova
+        nova.attach_logs_on_failure(self)
+        uuid = nova.create_server_on('host-1', 'web-1')
+        created = nova.request('POST', '/v2.1/os-host-maintenance',
+                               body=self._body('host-maintenance-create-req.json',
+                                               86400, 7200))
+        self.verify('host-maintenance-create-resp.json', created, status=201)
+        item = '/v2.1/os-host-maintenance/%s' % created.json['maintenance']['id']
+        self.verify('host-maintenance-update-resp.json', nova.request(
+            'PUT', item, body=self._body('host-maintenance-update-req.json', 86400, 10800)))
+        self.verify('host-maintenance-show-resp.json', nova.request('GET', item))
+        self.verify('host-maintenance-list-resp.json',
+                    nova.request('GET', '/v2.1/os-host-maintenance'))
+        self.verify('host-maintenance-member-list-resp.json',
+                    nova.request('GET', '/v2.1/os-host-maintenance', token=DEMO))
+        health = '/v2.1/servers/%s/host-health' % uuid
+        nova._wait(lambda: nova.request('GET', health).json['host_health']['since'],
+                   30, 'the watcher stored host-1')
+        self.verify('server-host-health-resp.json', nova.request('GET', health, token=DEMO))
+        self.verify('server-host-health-admin-resp.json', nova.request('GET', health),
+                    body=self._rounded(nova.request('GET', health).json))
+
+    @staticmethod
+    def _rounded(body):
+        """The heartbeat age varies from run to run: shown as a whole 0."""
+        body['host_health']['heartbeat_age'] = 0.0
+        return body
 
 
 class SampleFilesTest(testtools.TestCase):

@@ -162,5 +162,6 @@ class BackendTestCase(testtools.TestCase):
         with engine.writer() as conn:
             for table in (models.instance_faults, models.instances, models.services,
                           models.host_status_events, models.host_status_states,
-                          models.host_status_leases):
+                          models.host_status_leases, models.host_maintenance_windows,
+                          models.host_maintenance_locks):
                 conn.execute(sa.delete(table))

@@ -1,0 +1,82 @@
+"""The watcher's tick starts and ends maintenance windows in-process on a
+SQLite file: each transition once, announced with its own reason, the
+service left as an operator set it."""
+import datetime
+
+import fixtures
+import sqlalchemy as sa
+import testtools
+
+from nova.compute import maintenance
+from nova.db import api as db
+from nova.db import engine
+from nova.db import host_maintenance
+from nova.db import host_status_events as store
+from nova.notifications import host_status_watcher
+from nova.tests import fixtures as nova_fixtures
+from nova.tests.unit.test_host_status_watcher import notifier
+
+windows = host_maintenance.windows
+
+
+def _iso(value):
+    return value.isoformat() + 'Z'
+
+
+class MaintenanceTickTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(nova_fixtures.Database())
+        self.useFixture(fixtures.FakeLogger())
+        nova_fixtures.add_service('host-1')
+        self.watcher = host_status_watcher.Watcher(notifier=notifier(), holder='w')
+        now = db.db_time()
+        self.window = maintenance.create('host-1', _iso(now + datetime.timedelta(hours=1)),
+                                         _iso(now + datetime.timedelta(hours=2)))
+
+    def shift(self, hours):
+        """Move the window ``hours`` earlier: time passes without a sleep."""
+        delta = datetime.timedelta(hours=hours)
+        row = host_maintenance.get(self.window['uuid'])
+        with engine.writer() as conn:
+            conn.execute(sa.update(windows).where(windows.c.id == row['id']).values(
+                start_at=row['start_at'] - delta, end_at=row['end_at'] - delta))
+
+    def reasons(self):
+        return [e['reason'] for e in store.undelivered()]
+
+    def service(self):
+        return db.service_list(host='host-1')[0]
+
+    def test_start_and_end_on_the_tick_after_their_time(self):
+        self.watcher.tick()
+        self.assertEqual(['registered'], self.reasons())
+        self.shift(1.01)
+        self.watcher.tick()
+        self.watcher.tick()
+        self.assertEqual(['registered', 'maintenance_started'], self.reasons())
+        self.assertTrue(self.service()['disabled'])
+        self.shift(1.01)
+        self.watcher.tick()
+        self.watcher.tick()
+        self.assertEqual(['registered', 'maintenance_started', 'maintenance_ended'],
+                         self.reasons())
+        self.assertFalse(self.service()['disabled'])
+
+    def test_a_window_missed_entirely_leaves_the_service_alone(self):
+        self.shift(2.01)
+        self.watcher.tick()
+        self.assertEqual('completed', host_maintenance.get(self.window['uuid'])['state'])
+        self.assertFalse(self.service()['disabled'])
+        self.assertEqual(['registered'], self.reasons())
+
+    def test_an_operators_disable_during_the_window_stays(self):
+        self.shift(1.01)
+        self.watcher.tick()
+        db.service_update('host-1', 'nova-compute', disabled=True, disabled_reason='disk')
+        self.shift(1.01)
+        self.watcher.tick()
+        self.assertEqual((True, 'disk'), (self.service()['disabled'],
+                                          self.service()['disabled_reason']))
+        self.assertEqual('maintenance_ended', self.reasons()[-1])
