@@ -43,6 +43,9 @@ def parse(argv):
                         help='heartbeats in this tooz backend instead of the database '
                              '([servicegroup] driver = tooz), e.g. redis://127.0.0.1:6379 '
                              'or etcd3+http://127.0.0.1:2379')
+    parser.add_argument('--no-host-status-watcher', action='store_true',
+                        help='do not start nova-host-status-watcher (run it elsewhere, '
+                             'or go without host status events)')
     parser.add_argument('--config-file', action='append', default=[],
                         help='extra oslo.config file(s), e.g. for [database] connection')
     return parser.parse_args(argv)
@@ -166,9 +169,12 @@ def main(argv=None):
         for host in hosts:
             spawn('nova-compute-' + host,
                   [python, '-m', 'nova.cmd.compute', '--host', host] + config_args)
-        # its own process, never inside the API's forked workers
-        spawn('nova-host-status-watcher',
-              [python, '-m', 'nova.cmd.host_status_watcher'] + config_args)
+        watcher = None
+        if not args.no_host_status_watcher:
+            # its own process, never inside the API's forked workers
+            spawn('nova-host-status-watcher',
+                  [python, '-m', 'nova.cmd.host_status_watcher'] + config_args)
+            watcher = processes[-1]
         wait_for_api('http://127.0.0.1:%d/' % args.port, processes)
         print(banner(data_dir, args.port, hosts), flush=True)
         while True:
@@ -180,8 +186,8 @@ def main(argv=None):
                     process.reported = True
                     print('nova-compute %s exited (%s); not restarted: its servers '
                           'will show UNKNOWN' % (host, process.returncode), flush=True)
-            watcher = processes[-1]
-            if watcher.poll() is not None and not getattr(watcher, 'reported', False):
+            if (watcher is not None and watcher.poll() is not None
+                    and not getattr(watcher, 'reported', False)):
                 watcher.reported = True
                 print('nova-host-status-watcher exited (%s); no more host status events '
                       'until one runs again' % watcher.returncode, flush=True)
