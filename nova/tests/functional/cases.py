@@ -20,7 +20,6 @@ import os
 import uuid as uuidlib
 
 import sqlalchemy as sa
-import testtools
 
 from nova.db import dbtime
 from nova.db import models
@@ -39,9 +38,8 @@ EXPECTED = {'c-up': 'UP', 'c-stale': 'UNKNOWN', 'c-forced': 'DOWN',
 # admin's own servers (the captures list two of them as 'bulk-0000N')
 ADMIN_SERVERS = ('bulk-00001', 'bulk-00000')
 OTHER_PROJECT = 'bulk-00000'
-def all_in_one():
-    """An AllInOne sized for the cases; liveness generous enough for a busy CI."""
-    return func.AllInOne(hosts=HOSTS, report_interval=1, service_down_time=20)
+# an AllInOne sized for the cases; liveness generous enough for a busy CI
+ALL_IN_ONE = dict(hosts=HOSTS, report_interval=1, service_down_time=20)
 
 
 def engine(nova):
@@ -109,24 +107,14 @@ def _insert_unscheduled(db, name):
     return uuid
 
 
-class SeededTestCase(testtools.TestCase):
+class SeededTestCase(func.SharedAllInOneTestCase):
     """One all-in-one per test class, with every case of seed() on it."""
 
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.nova = all_in_one()
-        cls.nova.setUp()
-        try:
-            cls.ids = seed(cls.nova)
-        except BaseException:
-            cls.nova.cleanUp()
-            raise
+    ALL_IN_ONE = ALL_IN_ONE
 
     @classmethod
-    def tearDownClass(cls):
-        cls.nova.cleanUp()
-        super().tearDownClass()
+    def seed_class(cls):
+        cls.ids = seed(cls.nova)
 
     def run_cli(self, program, token, version, *args, ok=True):
         """``program`` (nova, openstack) against this class's all-in-one;

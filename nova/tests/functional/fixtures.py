@@ -14,6 +14,7 @@ import urllib.parse
 import urllib.request
 
 import fixtures
+import testtools
 import psutil
 from testtools import content
 
@@ -287,3 +288,31 @@ class AllInOne(fixtures.Fixture):
         raise AssertionError('timed out waiting for %s' % what)
 
 
+
+
+class SharedAllInOneTestCase(testtools.TestCase):
+    """One all-in-one for every test of the class, started with the
+    arguments in ``ALL_IN_ONE``; ``seed_class()`` adds what the tests share
+    (when it fails, the all-in-one is stopped)."""
+
+    ALL_IN_ONE = {}
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.nova = AllInOne(**cls.ALL_IN_ONE)
+        cls.nova.setUp()
+        try:
+            cls.seed_class()
+        except BaseException:
+            cls.nova.cleanUp()
+            raise
+
+    @classmethod
+    def seed_class(cls):
+        pass
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.nova.cleanUp()
+        super().tearDownClass()

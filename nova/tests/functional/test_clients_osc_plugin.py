@@ -5,7 +5,6 @@ server list by host status through the server-side filter."""
 import datetime
 import json
 
-import testtools
 
 from nova.tests.functional import clients
 from nova.tests.functional import fixtures as func
@@ -17,20 +16,13 @@ def iso(value):
     return value.isoformat(timespec='seconds') + 'Z'
 
 
-class OscPluginTest(testtools.TestCase):
+class OscPluginTest(func.SharedAllInOneTestCase):
+    ALL_IN_ONE = dict(hosts=2, report_interval=1, service_down_time=20)
 
     @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.nova = func.AllInOne(hosts=2, report_interval=1, service_down_time=20)
-        cls.nova.setUp()
+    def seed_class(cls):
         cls.on_1 = cls.nova.create_server_on('host-1', 'on-1')
         cls.on_2 = cls.nova.create_server_on('host-2', 'on-2')
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nova.cleanUp()
-        super().tearDownClass()
 
     def osc(self, token, *args, ok=True):
         done = clients.run(self.nova, 'openstack', args, token)

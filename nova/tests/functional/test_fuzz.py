@@ -20,20 +20,10 @@ EXAMPLES_PER_OPERATION = 15
 SEED = 20261201
 
 
-class FuzzTest(testtools.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        # long polls of the host status events cut to 1 s: an idle feed
-        # would otherwise hold each generated case for its whole wait
-        cls.nova = func.AllInOne(hosts=2, extra_config='[api]\nmax_long_poll = 1\n')
-        cls.nova.setUp()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nova.cleanUp()
-        super().tearDownClass()
+class FuzzTest(func.SharedAllInOneTestCase):
+    # long polls of the host status events cut to 1 s: an idle feed would
+    # otherwise hold each generated case for its whole wait
+    ALL_IN_ONE = dict(hosts=2, extra_config='[api]\nmax_long_poll = 1\n')
 
     def setUp(self):
         super().setUp()

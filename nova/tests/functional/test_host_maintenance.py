@@ -4,7 +4,6 @@ nothing; members see only the windows affecting their servers, without
 host names or reasons."""
 import datetime
 
-import testtools
 
 from nova.tests.functional import fixtures as func
 
@@ -21,19 +20,12 @@ def parse(text):
     return datetime.datetime.fromisoformat(text.rstrip('Z'))
 
 
-class HostMaintenanceApiTest(testtools.TestCase):
+class HostMaintenanceApiTest(func.SharedAllInOneTestCase):
+    ALL_IN_ONE = dict(hosts=2, report_interval=1, service_down_time=20)
 
     @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.nova = func.AllInOne(hosts=2, report_interval=1, service_down_time=20)
-        cls.nova.setUp()
+    def seed_class(cls):
         cls.server = cls.nova.create_server_on('host-1', 'mine', token=DEMO)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nova.cleanUp()
-        super().tearDownClass()
 
     def setUp(self):
         super().setUp()

@@ -7,7 +7,6 @@ rest; and what gunicorn itself refuses before the app runs."""
 import json
 import socket
 
-import testtools
 
 from nova.tests.functional import fixtures as func
 
@@ -45,18 +44,8 @@ class RawHTTP:
         return int(lines[0].split()[1]), {k.lower(): v for k, v in headers.items()}, body
 
 
-class RequestLimitsTest(testtools.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.nova = func.AllInOne(hosts=1)
-        cls.nova.setUp()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nova.cleanUp()
-        super().tearDownClass()
+class RequestLimitsTest(func.SharedAllInOneTestCase):
+    ALL_IN_ONE = dict(hosts=1)
 
     def assertOverLimit(self, status, headers, body):
         self.assertEqual(413, status, body)

@@ -10,7 +10,6 @@ check bites."""
 import base64
 import copy
 
-import testtools
 from tempest.lib import exceptions as tempest_exc
 from tempest.lib.api_schema.response.compute.v2_1 import servers as v2_1
 from tempest.lib.api_schema.response.compute.v2_3 import servers as v2_3
@@ -25,21 +24,11 @@ ADMIN, DEMO = func.ADMIN, func.DEMO
 VERSIONS = (None, '2.1', '2.2', '2.3', '2.8', '2.9', '2.10', '2.11', '2.15', '2.16', 'latest')
 
 
-class TempestSchemasTest(testtools.TestCase):
+class TempestSchemasTest(func.SharedAllInOneTestCase):
+    ALL_IN_ONE = dict(hosts=2, report_interval=1, service_down_time=20)
 
     @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.nova = func.AllInOne(hosts=2, report_interval=1, service_down_time=20)
-        cls.nova.setUp()
-        try:
-            cls._seed()
-        except BaseException:
-            cls.nova.cleanUp()
-            raise
-
-    @classmethod
-    def _seed(cls):
+    def seed_class(cls):
         nova = cls.nova
         cls.rich = nova.create_server(
             name='rich', metadata={'role': 'db'}, security_groups=[{'name': 'web'}],
