@@ -47,11 +47,6 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
         nova.service_action('disable-log-reason', 'host-2', disabled_reason='disk swap')
         cls.building = nova.create_server(name='building', wait_status=None)
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.nova.cleanUp()
-        super().tearDownClass()
-
     def _get(self, path, token, version):
         resp = self.nova.request('GET', path, token=token, version=version)
         self.assertEqual(200, resp.status, (path, token, version, resp.raw))
