@@ -5,6 +5,16 @@ ADMIN_API = 'rule:admin_api'
 PROJECT_MEMBER_OR_ADMIN = 'rule:project_member_or_admin'
 PROJECT_READER_OR_ADMIN = 'rule:project_reader_or_admin'
 
+
+
+def rule(name, check_str, description, *operations):
+    """A documented, project-scoped rule; ``operations``: (method, path) pairs."""
+    return policy.DocumentedRuleDefault(
+        name=name, check_str=check_str, description=description,
+        operations=[{'method': method, 'path': path} for method, path in operations],
+        scope_types=['project'])
+
+
 rules = [
     policy.RuleDefault('context_is_admin', 'role:admin',
                        'Decides who is an administrator.'),

@@ -1,5 +1,3 @@
-from oslo_policy import policy
-
 from nova.policies import base
 
 PREFIX = 'os_compute_api:servers:%s'
@@ -16,38 +14,32 @@ DELETE = PREFIX % 'delete'
 EXTENDED_ATTRIBUTES = 'os_compute_api:os-extended-server-attributes'
 
 
-def _rule(name, check_str, description, method, path):
-    return policy.DocumentedRuleDefault(
-        name=name, check_str=check_str, description=description,
-        operations=[{'method': method, 'path': path}], scope_types=['project'])
-
-
 rules = [
-    _rule(INDEX, base.PROJECT_READER_OR_ADMIN, 'List servers', 'GET', '/servers'),
-    _rule(DETAIL, base.PROJECT_READER_OR_ADMIN, 'List servers with details',
-          'GET', '/servers/detail'),
-    _rule(INDEX_ALL_TENANTS, base.ADMIN_API, 'List servers of all projects',
-          'GET', '/servers'),
-    _rule(DETAIL_ALL_TENANTS, base.ADMIN_API, 'List servers of all projects with details',
-          'GET', '/servers/detail'),
-    _rule(ALLOW_ALL_FILTERS, base.ADMIN_API,
-          'Filter the server list by admin-only keys such as host',
-          'GET', '/servers/detail'),
-    _rule(SHOW, base.PROJECT_READER_OR_ADMIN, 'Show a server', 'GET', '/servers/{server_id}'),
-    _rule(SHOW_HOST_STATUS, base.ADMIN_API,
-          'Show host_status (UP, DOWN, MAINTENANCE, UNKNOWN or empty) in a server '
-          'and in the server list with details, from microversion 2.16. Granting '
-          'it to tenants lets them infer the cloud topology from shared host '
-          'failures.', 'GET', '/servers/{server_id}'),
-    _rule(SHOW_HOST_STATUS_UNKNOWN_ONLY, base.ADMIN_API,
-          'Checked only when ' + SHOW_HOST_STATUS + ' denies: show host_status '
-          'only when it is UNKNOWN (the host stopped reporting), hiding the '
-          'other values.', 'GET', '/servers/{server_id}'),
-    _rule(CREATE, base.PROJECT_MEMBER_OR_ADMIN, 'Create a server', 'POST', '/servers'),
-    _rule(DELETE, base.PROJECT_MEMBER_OR_ADMIN, 'Delete a server',
-          'DELETE', '/servers/{server_id}'),
-    _rule(EXTENDED_ATTRIBUTES, base.ADMIN_API,
-          'Show OS-EXT-SRV-ATTR:* attributes of a server', 'GET', '/servers/{server_id}'),
+    base.rule(INDEX, base.PROJECT_READER_OR_ADMIN, 'List servers', ('GET', '/servers')),
+    base.rule(DETAIL, base.PROJECT_READER_OR_ADMIN, 'List servers with details',
+              ('GET', '/servers/detail')),
+    base.rule(INDEX_ALL_TENANTS, base.ADMIN_API, 'List servers of all projects',
+              ('GET', '/servers')),
+    base.rule(DETAIL_ALL_TENANTS, base.ADMIN_API, 'List servers of all projects with details',
+              ('GET', '/servers/detail')),
+    base.rule(ALLOW_ALL_FILTERS, base.ADMIN_API,
+              'Filter the server list by admin-only keys such as host',
+              ('GET', '/servers/detail')),
+    base.rule(SHOW, base.PROJECT_READER_OR_ADMIN, 'Show a server', ('GET', '/servers/{server_id}')),
+    base.rule(SHOW_HOST_STATUS, base.ADMIN_API,
+              'Show host_status (UP, DOWN, MAINTENANCE, UNKNOWN or empty) in a server '
+              'and in the server list with details, from microversion 2.16. Granting '
+              'it to tenants lets them infer the cloud topology from shared host '
+              'failures.', ('GET', '/servers/{server_id}')),
+    base.rule(SHOW_HOST_STATUS_UNKNOWN_ONLY, base.ADMIN_API,
+              'Checked only when ' + SHOW_HOST_STATUS + ' denies: show host_status '
+              'only when it is UNKNOWN (the host stopped reporting), hiding the '
+              'other values.', ('GET', '/servers/{server_id}')),
+    base.rule(CREATE, base.PROJECT_MEMBER_OR_ADMIN, 'Create a server', ('POST', '/servers')),
+    base.rule(DELETE, base.PROJECT_MEMBER_OR_ADMIN, 'Delete a server',
+              ('DELETE', '/servers/{server_id}')),
+    base.rule(EXTENDED_ATTRIBUTES, base.ADMIN_API,
+              'Show OS-EXT-SRV-ATTR:* attributes of a server', ('GET', '/servers/{server_id}')),
 ]
 
 
