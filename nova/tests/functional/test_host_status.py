@@ -13,7 +13,7 @@ class HostStatusFlowTest(testtools.TestCase):
     def setUp(self):
         super().setUp()
         self.nova = self.useFixture(func.AllInOne(hosts=2, report_interval=1,
-                                                  service_down_time=3))
+                                                  service_down_time=6))   # room for a busy CI
 
     def test_created_server_is_active_and_up(self):
         uuid = self.nova.create_server()
