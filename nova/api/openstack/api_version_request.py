@@ -1,30 +1,78 @@
 """The compute API's microversions: the single place for their range and history.
 
-History (each entry says what a client sees change):
+History (each entry says what a client sees change; "not served" means the
+version changes only resources or actions this service does not have, and is
+accepted so that clients negotiating past it work):
 
 * 2.1  - the base v2.1 API.
-* 2.2  - 2.8: changes to resources this service does not serve; accepted
-  so clients negotiating up to 2.16 work.
+* 2.2  - 2.8: not served (keypairs, consoles, volume attachments, ...).
 * 2.3  - admins see more extended server attributes (OS-EXT-SRV-ATTR:
   hostname, kernel_id, launch_index, ramdisk_id, reservation_id,
   root_device_name, user_data).
 * 2.9  - servers carry ``locked``.
-* 2.10 - changes to resources this service does not serve.
+* 2.10 - not served.
 * 2.11 - os-services gains ``forced_down`` and ``PUT /os-services/force-down``.
-* 2.12 - 2.15: changes to resources this service does not serve.
+* 2.12 - 2.13: not served.
+* 2.14 - evacuate: ``onSharedStorage`` is gone from the request and
+  ``adminPass`` from the response.
+* 2.15 - not served.
 * 2.16 - ``GET /servers/{id}`` and ``GET /servers/detail`` carry
   ``host_status`` (UP, DOWN, MAINTENANCE, UNKNOWN or "") where policy allows.
+* 2.17 - not served (the trigger_crash_dump action).
+* 2.18 - the project id in URLs is optional (both forms were always routed).
+* 2.19 - servers carry ``description``: set on create and by
+  ``PUT /servers/{id}``, shown in show, detail and the update response.
+* 2.20 - 2.25: not served (volumes of shelved servers, instance actions,
+  migrations, live migration).
+* 2.26 - server tags: ``/servers/{id}/tags[/{tag}]``, ``tags`` in show and
+  detail, and the ``tags``, ``tags-any``, ``not-tags``, ``not-tags-any``
+  list filters.
+* 2.27 - the ``OpenStack-API-Version`` header form (both forms were always
+  accepted).
+* 2.28 - not served (hypervisors).
+* 2.29 - evacuate takes ``force``; a given ``host`` is checked by the
+  scheduler unless forced.
+* 2.30 - 2.31: not served (live migration, consoles).
+* 2.32 - server create accepts a ``tag`` on each ``networks`` item.
+* 2.33 - 2.35: not served (hypervisors, live migration, keypairs).
+* 2.36 - the proxy APIs answer 404 (this service never served them).
+* 2.37 - server create requires ``networks``: ``auto``, ``none`` or a list,
+  whose items no longer take a ``tag``.
+* 2.38 - an unknown ``status`` filter on the server lists is 400.
+* 2.39 - 2.41: not served (image metadata, usage, aggregates).
+* 2.42 - ``networks`` items take a ``tag`` again.
+* 2.43 - 2.46: not served (os-hosts, network proxies, createImage, request id
+  headers, which this service always sends).
+* 2.47 - show and detail embed the server's flavor (original_name, vcpus,
+  ram, disk, ephemeral, swap, extra_specs) instead of its id and links.
+* 2.48 - 2.51: not served (diagnostics, attach tags, quota classes,
+  external events).
+* 2.52 - server create accepts ``tags``.
+* 2.53 - os-services are named by UUID: ``id`` is the UUID,
+  ``PUT /os-services/{service_id}`` (status, disabled_reason, forced_down)
+  and ``DELETE /os-services/{service_id}`` replace the action form.
 """
 import functools
 import re
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.16'
+MAX_VERSION = '2.16'  # raised to 2.53 once servers and os-services serve it (issue 16)
 
 EXTENDED_ATTRIBUTES_MORE = '2.3'
 LOCKED = '2.9'
 SERVICE_FORCE_DOWN = '2.11'
+EVACUATE_NO_SHARED_STORAGE = '2.14'
 HOST_STATUS = '2.16'
+SERVER_DESCRIPTION = '2.19'
+SERVER_TAGS = '2.26'
+EVACUATE_FORCE = '2.29'
+NETWORK_TAGS = '2.32'
+NETWORKS_REQUIRED = '2.37'
+STATUS_FILTER_STRICT = '2.38'
+NETWORK_TAGS_RESTORED = '2.42'
+EMBEDDED_FLAVOR = '2.47'
+TAGS_ON_CREATE = '2.52'
+SERVICE_UUIDS = '2.53'
 
 _FORMAT = re.compile(r'^([1-9]\d*)\.([1-9]\d*|0)$')
 
