@@ -31,7 +31,7 @@ class AllInOne:
         # steady state to time requests against.
         self.command = [sys.executable, '-m', 'nova.cmd.all_in_one', '--hosts', '0',
                         '--port', str(self.port), '--data-dir', data_dir,
-                        '--no-host-status-watcher']
+                        '--no-host-status-watcher', '--metrics-port', '0']
         for path in self.config_files:
             self.command += ['--config-file', path]
         if service_down_time is not None:
