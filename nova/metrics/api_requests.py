@@ -3,8 +3,8 @@ and status, with its latency, as a WSGI middleware around the API.
 
 The route is the URL template the router matched (``/servers/{server_id}``),
 ``/`` and ``/v2.1`` for the version documents, ``unmatched`` for anything
-else (404s, refusals before routing): never a raw path, so no id ever
-becomes a label value. Methods outside HTTP's usual set count as
+else (404s, 405s, refusals before routing): never a raw path, so no id
+ever becomes a label value. Methods outside HTTP's usual set count as
 ``other``.
 
 Under nova-api every gunicorn worker writes its values to files in

@@ -32,7 +32,8 @@ def load_app(request_metrics=False):
         application = http_proxy_to_wsgi.HTTPProxyToWSGI(application, conf=CONF)
     if request_metrics:
         from nova.metrics import api_requests
-        application = api_requests.RequestMetrics(application)
+        # multiprocess mode: the values go to the master's files, no registry
+        application = api_requests.RequestMetrics(application, registry=None)
     return application
 
 
