@@ -1,5 +1,6 @@
 """The metrics in-process: the API's requests by route template (never a
 raw path), the watcher's state sets and counts, and their listen address."""
+import os
 import socket
 import urllib.request
 import uuid as uuidlib
@@ -9,6 +10,7 @@ import prometheus_client
 import testtools
 import webob
 
+import nova
 import nova.conf
 from nova.api.openstack import app as app_mod
 from nova.compute import maintenance
@@ -237,3 +239,17 @@ class ListenAddressTest(testtools.TestCase):
         self.addCleanup(server.stop)
         with urllib.request.urlopen(server.url, timeout=5) as response:
             self.assertIn(b'nova_test_gauge 3.0', response.read())
+
+
+class DocumentedTest(testtools.TestCase):
+
+    def test_the_operator_guide_lists_every_metric_with_its_help_text(self):
+        path = os.path.join(os.path.dirname(nova.__file__), '..', 'doc', 'source',
+                            'operator-guide.rst')
+        with open(path) as f:
+            guide = ' '.join(f.read().split())
+        helps = dict(watcher_metrics.HELP)
+        helps['nova_api_request_duration_seconds'] = api_requests.DURATION_HELP
+        for name, text in helps.items():
+            self.assertIn('``%s' % name, guide)
+            self.assertIn(' '.join(text.split()), guide, name)
