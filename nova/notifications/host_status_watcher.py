@@ -51,7 +51,8 @@ class Watcher:
         self.holder = holder or '%s:%d:%s' % (CONF.host, os.getpid(), uuidlib.uuid4().hex[:8])
         self.notifier = notifier or notifier_mod.get_notifier('%s:%s' % (PUBLISHER, CONF.host))
         self.group = group or servicegroup.API()
-        self.metrics = metrics or watcher_metrics.WatcherMetrics(registry=None)
+        self.metrics = (metrics if metrics is not None
+                        else watcher_metrics.WatcherMetrics(registry=None))
         self.stop_event = threading.Event()
         self.active = False
         self._pending = threading.Event()
