@@ -98,3 +98,18 @@ class MaintenanceWindowOverlap(Conflict):
 
 class MaintenanceWindowNotEditable(Conflict):
     msg_fmt = 'Maintenance window %(window_id)s is %(state)s: %(what)s.'
+
+
+class InstanceInvalidState(Conflict):
+    """``attr`` (vm_state, task_state or launched_at) of the server forbids
+    ``method``; the API words it as Nova does for the action asked."""
+    msg_fmt = ('Instance %(instance_uuid)s in %(attr)s %(state)s. Cannot %(method)s '
+               'while the instance is in this state.')
+
+
+class InstanceNotReady(Conflict):
+    msg_fmt = 'Instance %(instance_id)s is not ready'
+
+
+class ComputeServiceInUse(Invalid):
+    msg_fmt = 'Compute service of %(host)s is still in use.'

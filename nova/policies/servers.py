@@ -11,6 +11,10 @@ SHOW_HOST_STATUS = PREFIX % 'show:host_status'
 SHOW_HOST_STATUS_UNKNOWN_ONLY = PREFIX % 'show:host_status:unknown-only'
 CREATE = PREFIX % 'create'
 DELETE = PREFIX % 'delete'
+STOP = PREFIX % 'stop'
+START = PREFIX % 'start'
+REBOOT = PREFIX % 'reboot'
+ACTION_PATH = '/servers/{server_id}/action (%s)'
 EXTENDED_ATTRIBUTES = 'os_compute_api:os-extended-server-attributes'
 
 
@@ -38,6 +42,12 @@ rules = [
     base.rule(CREATE, base.PROJECT_MEMBER_OR_ADMIN, 'Create a server', ('POST', '/servers')),
     base.rule(DELETE, base.PROJECT_MEMBER_OR_ADMIN, 'Delete a server',
               ('DELETE', '/servers/{server_id}')),
+    base.rule(STOP, base.PROJECT_MEMBER_OR_ADMIN, 'Stop a server',
+              ('POST', ACTION_PATH % 'os-stop')),
+    base.rule(START, base.PROJECT_MEMBER_OR_ADMIN, 'Start a server',
+              ('POST', ACTION_PATH % 'os-start')),
+    base.rule(REBOOT, base.PROJECT_MEMBER_OR_ADMIN, 'Reboot a server',
+              ('POST', ACTION_PATH % 'reboot')),
     base.rule(EXTENDED_ATTRIBUTES, base.ADMIN_API,
               'Show OS-EXT-SRV-ATTR:* attributes of a server', ('GET', '/servers/{server_id}')),
 ]

@@ -16,6 +16,7 @@ class Request(webob.Request):
     api_version = None
     project_in_path = None
     response_headers = ()     # extra headers a controller sets, e.g. Location
+    success_code = None       # set by a handler whose status depends on the request
 
     def at_least(self, version):
         """True when the request's microversion is at least ``version``."""
