@@ -102,7 +102,8 @@ def evacuated_from(host):
     """Evacuations away from ``host`` whose copy there must not run."""
     with engine.reader() as conn:
         return conn.execute(
-            sa.select(migrations.c.id, migrations.c.instance_uuid, migrations.c.status)
+            sa.select(migrations.c.id, migrations.c.instance_uuid, migrations.c.status,
+                      migrations.c.dest_compute)
             .where(migrations.c.source_compute == host,
                    migrations.c.status.in_(SOURCE_MUST_DESTROY),
                    migrations.c.migration_type == EVACUATION)).mappings().all()
