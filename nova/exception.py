@@ -114,11 +114,6 @@ class InstanceTagNotFound(NotFound):
     msg_fmt = "Instance %(instance_id)s has no tag '%(tag)s'"
 
 
-class InstanceInvalidState(Conflict):
-    # Nova's API wording for its InstanceInvalidState
-    msg_fmt = "Cannot '%(action)s' instance %(instance_uuid)s while it is in %(attr)s %(state)s"
-
-
 class TooManyInstanceTags(Invalid):
     msg_fmt = 'The number of tags exceeded the per-server limit %(limit)d'
 
@@ -126,3 +121,17 @@ class TooManyInstanceTags(Invalid):
 class InstanceMappingNotFound(NotFound):
     # what Nova answers for an unknown server's tags
     msg_fmt = 'Instance %(uuid)s has no mapping to a cell.'
+
+
+class InstanceInvalidState(Conflict):
+    """``attr`` (vm_state, task_state or launched_at) of the server forbids
+    ``action`` (the name the API gives it); worded as Nova's API words it."""
+    msg_fmt = "Cannot '%(action)s' instance %(instance_uuid)s while it is in %(attr)s %(state)s"
+
+
+class InstanceNotReady(Conflict):
+    msg_fmt = 'Instance %(instance_id)s is not ready'
+
+
+class ComputeServiceInUse(Invalid):
+    msg_fmt = 'Compute service of %(host)s is still in use.'
