@@ -16,6 +16,12 @@ watcher_opts = [
                     'by the active watcher and their cursors answer 400. Finished '
                     'maintenance windows stay listed this long after their end, '
                     'and at least 7 days.'),
+    cfg.HostAddressOpt('metrics_host', default='127.0.0.1',
+                       help='Address the watcher serves its Prometheus metrics on '
+                            '(they name every host: keep them off public networks).'),
+    cfg.PortOpt('metrics_port', default=0,
+                help='Port of the watcher metrics; 0 serves none. A port that is '
+                     'taken stops the watcher at start.'),
 ]
 
 

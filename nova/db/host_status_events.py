@@ -158,9 +158,12 @@ def undelivered(limit=100):
 
 
 def mark_delivered(event_id):
+    """Stamp the event delivered; returns that time (the database's)."""
     with engine.writer() as conn:
+        now = conn.scalar(sa.select(db_now()))
         conn.execute(sa.update(events).where(events.c.id == event_id)
-                     .values(delivered_at=db_now()))
+                     .values(delivered_at=now))
+    return now
 
 
 def _on_host_at_event(event_table):

@@ -24,6 +24,7 @@ from nova.db import api as db
 from nova.db import host_maintenance
 from nova.db import host_status_events as store
 from nova import exception
+from nova.metrics import host_status_watcher as watcher_metrics
 from nova.notifications import notifier as notifier_mod
 from nova.notifications import payloads
 from nova import servicegroup
@@ -46,10 +47,12 @@ def _reason(old, new):
 
 class Watcher:
 
-    def __init__(self, notifier=None, group=None, holder=None):
+    def __init__(self, notifier=None, group=None, holder=None, metrics=None):
         self.holder = holder or '%s:%d:%s' % (CONF.host, os.getpid(), uuidlib.uuid4().hex[:8])
         self.notifier = notifier or notifier_mod.get_notifier('%s:%s' % (PUBLISHER, CONF.host))
         self.group = group or servicegroup.API()
+        self.metrics = (metrics if metrics is not None
+                        else watcher_metrics.WatcherMetrics(registry=None))
         self.stop_event = threading.Event()
         self.active = False
         self._pending = threading.Event()
@@ -95,6 +98,10 @@ class Watcher:
     def _set_active(self, active):
         if active != self.active:
             LOG.info('watcher %s is %s', self.holder, 'active' if active else 'standing by')
+            if active:
+                self.metrics.activated()
+            else:
+                self.metrics.standby()
         self.active = active
 
     def tick(self):
@@ -113,7 +120,8 @@ class Watcher:
         except exception.ServiceGroupUnavailable as exc:
             if self._backend_down is not True:
                 LOG.warning('liveness unknown: %s', exc)
-            self._record_liveness(ttl, available=False)
+            if self._record_liveness(ttl, available=False):
+                self.metrics.liveness_unavailable(rows)
             return
         if self._backend_down is not False:
             if not self._record_liveness(ttl, available=True):
@@ -125,6 +133,7 @@ class Watcher:
         if created is None:
             self._set_active(False)
             return
+        self.metrics.looked(rows, alive)
         if created:
             self._pending.set()
         self._ticks += 1
@@ -180,7 +189,8 @@ class Watcher:
                         break
                     for event in batch:
                         self.deliver(event)
-                        store.mark_delivered(event['id'])
+                        delivered_at = store.mark_delivered(event['id'])
+                        self.metrics.delivered((delivered_at - event['at']).total_seconds())
             except db_exc.DBError as exc:
                 LOG.warning('delivery paused, database unavailable: %s', exc)
                 self.stop_event.wait(1.0)

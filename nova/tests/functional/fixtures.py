@@ -95,8 +95,13 @@ class AllInOne(fixtures.Fixture):
         self.data_dir = self.useFixture(fixtures.TempDir()).path
         self.port = free_port()
         self.url = 'http://127.0.0.1:%d' % self.port
+        self.metrics_port, self.watcher_metrics_port = free_port(), free_port()
+        self.metrics_url = 'http://127.0.0.1:%d/metrics' % self.metrics_port
+        self.watcher_metrics_url = 'http://127.0.0.1:%d/metrics' % self.watcher_metrics_port
         command = [sys.executable, '-m', 'nova.cmd.all_in_one',
                    '--hosts', str(self.hosts), '--port', str(self.port),
+                   '--metrics-port', str(self.metrics_port),
+                   '--watcher-metrics-port', str(self.watcher_metrics_port),
                    '--data-dir', self.data_dir,
                    '--report-interval', str(self.report_interval),
                    '--service-down-time', str(self.service_down_time),

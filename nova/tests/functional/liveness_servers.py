@@ -18,12 +18,15 @@ import fixtures
 from nova.tests.functional.fixtures import free_port
 
 READY_TIMEOUT = 60
+# the Debian package of each binary (.ci/run installs them)
+PACKAGES = {'redis-server': 'redis-server', 'etcd': 'etcd-server',
+            'prometheus': 'prometheus', 'promtool': 'prometheus'}
 
 
 def require(test, binary):
     if shutil.which(binary) is None:
         reason = '%s is not installed (Debian: apt-get install %s)' % (
-            binary, 'redis-server' if binary == 'redis-server' else 'etcd-server')
+            binary, PACKAGES[binary])
         if os.environ.get('NOVA_TEST_REQUIRE_BACKENDS'):
             test.fail(reason)
         test.skipTest(reason)
