@@ -233,10 +233,14 @@ class HostStatusEventsSamplesTest(SampleTestCase):
         # the watcher has seen both hosts before the server exists
         nova._wait(lambda: [e['reason'] for e in self._feed().json['events']]
                    == ['registered', 'registered'], 30, 'both hosts registered')
-        nova.service_action('disable', 'host-2')
-        uuid = nova.create_server(name='web-1')
-        nova.service_action('enable', 'host-2')
+        # each cursor is read before the action its wait looks for: read
+        # after it, the watcher may already have stored the event
         start = self._feed().json['next']
+        nova.service_action('disable', 'host-2')
+        self._wait_for_event(start, 'disabled')
+        uuid = nova.create_server(name='web-1')
+        start = self._feed('?after=' + start).json['next']
+        nova.service_action('enable', 'host-2')
         self._wait_for_event(start, 'enabled')
         cursor = self._feed('?after=' + start).json['next']
 
