@@ -183,10 +183,11 @@ class AllInOne(fixtures.Fixture):
             return []
         return resp.json['services'] if resp.status == 200 else []
 
-    def create_server(self, name='vm', token=DEMO, wait_status='ACTIVE', **server):
+    def create_server(self, name='vm', token=DEMO, wait_status='ACTIVE', version=None,
+                      **server):
         server.setdefault('imageRef', IMAGE)
         server.setdefault('flavorRef', '1')
-        resp = self.request('POST', '/v2.1/servers', token=token,
+        resp = self.request('POST', '/v2.1/servers', token=token, version=version,
                             body={'server': dict(name=name, **server)})
         assert resp.status == 202, (resp.status, resp.raw)
         uuid = resp.json['server']['id']
@@ -194,14 +195,16 @@ class AllInOne(fixtures.Fixture):
             self.wait_for_server(uuid, wait_status)
         return uuid
 
-    def create_server_on(self, host, name='vm', token=DEMO, wait_status='ACTIVE'):
+    def create_server_on(self, host, name='vm', token=DEMO, wait_status='ACTIVE',
+                         version=None):
         """A server built on ``host``: the other hosts are disabled meanwhile,
         so the scheduler has that one choice."""
         others = [h for h in self.host_names if h != host]
         for other in others:
             self.service_action('disable', other)
         try:
-            uuid = self.create_server(name=name, token=token, wait_status=wait_status)
+            uuid = self.create_server(name=name, token=token, wait_status=wait_status,
+                                      version=version)
         finally:
             for other in others:
                 self.service_action('enable', other)
@@ -209,12 +212,12 @@ class AllInOne(fixtures.Fixture):
         assert placed == host, (uuid, placed, host)
         return uuid
 
-    def create_server_without_a_host(self, name='no-valid-host'):
+    def create_server_without_a_host(self, name='no-valid-host', version=None):
         """A server no host was valid for (every host disabled meanwhile): ERROR."""
         for host in self.host_names:
             self.service_action('disable', host)
         try:
-            return self.create_server(name=name, wait_status='ERROR')
+            return self.create_server(name=name, wait_status='ERROR', version=version)
         finally:
             for host in self.host_names:
                 self.service_action('enable', host)

@@ -160,6 +160,34 @@ class ServersSamplesTest(SampleTestCase):
         self.nova._wait(lambda: self.nova.show(uuid).status == 404, 20, 'deleted')
 
 
+class Servers253SamplesTest(SampleTestCase):
+    """Description (2.19), tags (2.26, 2.52), networks (2.37), the embedded
+    flavor (2.47): create, show, detail, update and the tags routes."""
+
+    def test_servers_at_2_53(self):
+        nova = self.nova
+        resp = nova.request('POST', '/v2.1/servers', token=DEMO, version='2.53',
+                            body=self.request_sample('server-create-2.53-req.json'))
+        self.verify('server-create-2.53-resp.json', resp, 202)
+        uuid = resp.json['server']['id']
+        nova.wait_for_server(uuid, 'ACTIVE')
+        self.verify('server-show-2.53-resp.json', nova.show(uuid, version='2.53'))
+        self.verify('servers-detail-2.53-resp.json', nova.request(
+            'GET', '/v2.1/servers/detail?tags=web', token=DEMO, version='2.53'))
+        server = '/v2.1/servers/' + uuid
+        self.verify('server-update-2.53-resp.json', nova.request(
+            'PUT', server, token=DEMO, version='2.53',
+            body=self.request_sample('server-update-2.53-req.json')))
+        self.verify('server-tags-put-all-resp.json', nova.request(
+            'PUT', server + '/tags', token=DEMO, version='2.26',
+            body=self.request_sample('server-tags-put-all-req.json')))
+        added = nova.request('PUT', server + '/tags/blue', token=DEMO, version='2.26')
+        self.assertEqual(201, added.status)
+        self.assertEqual(nova.url + server + '/tags/blue', added.header('Location'))
+        self.verify('server-tags-index-resp.json', nova.request(
+            'GET', server + '/tags', token=DEMO, version='2.26'))
+
+
 class HostStatusSamplesTest(SampleTestCase):
     """One server per host_status value, on four hosts and on none."""
     hosts = 4

@@ -222,7 +222,7 @@ class ServersController:
         config_drive = strutils.bool_from_string(server.get('config_drive', False))
         security_groups = [g['name'] for g in server.get('security_groups', [])]
         try:
-            reservation_id, uuids = self._create(context, server, image_ref, max_count,
+            reservation_id, uuids = self._create(req, server, image_ref, max_count,
                                                  user_data, config_drive, security_groups)
         except exception.FlavorNotFound as exc:
             raise faults.BadRequest(exc.message)   # as Nova: the request names it
@@ -239,13 +239,13 @@ class ServersController:
         }}
 
     @staticmethod
-    def _create(context, server, image_ref, max_count, user_data, config_drive,
+    def _create(req, server, image_ref, max_count, user_data, config_drive,
                 security_groups):
         # as Nova: below 2.19 the description is the name; networks (auto,
         # none or a list) are accepted and unused: there is no network
         # service, so servers have no addresses
         return compute.create(
-            context, server['name'], image_ref, server['flavorRef'], max_count,
+            req.context, server['name'], image_ref, server['flavorRef'], max_count,
             availability_zone=server.get('availability_zone'),
             metadata=server.get('metadata'),
             security_groups=sorted(set(security_groups)),
@@ -253,7 +253,8 @@ class ServersController:
             config_drive='True' if config_drive else '',
             disk_config=server.get('OS-DCF:diskConfig', 'MANUAL'),
             access_ip_v4=server.get('accessIPv4'), access_ip_v6=server.get('accessIPv6'),
-            display_description=server.get('description', server['name']),
+            display_description=server.get('description') if req.at_least(
+                avr.SERVER_DESCRIPTION) else server['name'],
             tags=server.get('tags') or ())
 
     @staticmethod
