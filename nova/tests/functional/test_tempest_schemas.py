@@ -9,6 +9,9 @@ microversion and server state is asked for at least once, and that the
 check bites."""
 import base64
 import copy
+import uuid as uuidlib
+
+import sqlalchemy as sa
 
 from tempest.lib import exceptions as tempest_exc
 from tempest.lib.api_schema.response.compute.v2_1 import servers as v2_1
@@ -16,11 +19,16 @@ from tempest.lib.api_schema.response.compute.v2_3 import servers as v2_3
 from tempest.lib.api_schema.response.compute.v2_9 import servers as v2_9
 from tempest.lib.api_schema.response.compute.v2_11 import services as services_v2_11
 from tempest.lib.api_schema.response.compute.v2_16 import servers as v2_16
+from tempest.lib.api_schema.response.compute.v2_53 import services as services_v2_53
 
+from nova.db import dbtime
+from nova.db import models
+from nova.tests.functional import cases
 from nova.tests.functional import fixtures as func
 from nova.tests.functional import tempest_schemas
 
 ADMIN, DEMO = func.ADMIN, func.DEMO
+SERVICE_VERSIONS = (None,) + tuple('2.%d' % minor for minor in range(1, 54)) + ('latest',)
 VERSIONS = (None, '2.1', '2.2', '2.3', '2.8', '2.9', '2.10', '2.11', '2.15', '2.16', 'latest')
 
 
@@ -95,20 +103,58 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
                                                 token=DEMO).status)
 
     def test_services_at_every_microversion(self):
-        for version in VERSIONS:
-            self._get('/v2.1/os-services', ADMIN, version)
+        for version in SERVICE_VERSIONS:
+            listed = self._get('/v2.1/os-services', ADMIN, version).json['services']
+            self.assertEqual(self.nova.host_names, [s['host'] for s in listed])
             self._get('/v2.1/os-services?binary=nova-compute&host=host-1', ADMIN, version)
+        for version in SERVICE_VERSIONS[:-2]:       # the action form, below 2.53
             for action, extra in (('disable', {}), ('enable', {}),
                                   ('disable-log-reason', {'disabled_reason': 'swap'}),
                                   ('enable', {})):
                 resp = self.nova.service_action(action, 'host-1', version=version or '2.1',
                                                 **extra)
                 self.assertEqual(200, resp.status, resp.raw)
-        for version in ('2.11', '2.16', 'latest'):
+        for version in ('2.11', '2.16', '2.52'):
             for down in (True, False):
                 resp = self.nova.service_action('force-down', 'host-1', version=version,
                                                 forced_down=down)
                 self.assertEqual(200, resp.status, resp.raw)
+
+    def test_service_update_by_uuid(self):
+        uuid = self._get('/v2.1/os-services?host=host-1', ADMIN,
+                         '2.53').json['services'][0]['id']
+        for version in ('2.53', 'latest'):
+            for body in ({'status': 'disabled', 'disabled_reason': 'swap'},
+                         {'forced_down': True}, {'status': 'disabled'},
+                         {'status': 'enabled', 'forced_down': False}):
+                resp = self.nova.request('PUT', '/v2.1/os-services/' + uuid, token=ADMIN,
+                                         version=version, body=body)
+                self.assertEqual(200, resp.status, (body, resp.raw))
+                self.assertEqual(uuid, resp.json['service']['id'])
+
+    def test_service_delete_at_every_microversion(self):
+        self.nova.attach_logs_on_failure(self)
+        for version in SERVICE_VERSIONS:
+            row = self._spare_service(version)
+            by_uuid = version in ('2.53', 'latest')
+            resp = self.nova.request('DELETE', '/v2.1/os-services/%s' % (
+                row['uuid'] if by_uuid else row['id']), token=ADMIN, version=version)
+            self.assertEqual((204, b''), (resp.status, resp.raw), version)
+        self.assertEqual(self.nova.host_names,
+                         [s['host'] for s in self.nova.services()])
+
+    def _spare_service(self, version):
+        """A nova-compute row of a host without servers, as one registers."""
+        engine = cases.engine(self.nova)
+        self.addCleanup(engine.dispose)
+        row = dict(uuid=str(uuidlib.uuid4()), host='spare-%s' % version, binary='nova-compute',
+                   topic='compute', report_count=0, disabled=False, forced_down=False,
+                   deleted=0)
+        with engine.begin() as conn:
+            row['id'] = conn.execute(sa.insert(models.services).values(
+                created_at=sa.select(dbtime.db_now()).scalar_subquery(), **row)
+            ).inserted_primary_key[0]
+        return row
 
     def test_flavors_and_versions(self):
         for version in VERSIONS:
@@ -133,6 +179,18 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
                       tempest_schemas.schema_for('GET', '/v2.1/demo/servers/detail', '2.16'))
         self.assertIs(services_v2_11.list_services,
                       tempest_schemas.schema_for('GET', '/v2.1/os-services', '2.11'))
+        self.assertIs(services_v2_11.list_services,
+                      tempest_schemas.schema_for('GET', '/v2.1/os-services', '2.52'))
+        self.assertIs(services_v2_53.list_services,
+                      tempest_schemas.schema_for('GET', '/v2.1/os-services', '2.53'))
+        self.assertIs(services_v2_53.update_service, tempest_schemas.schema_for(
+            'PUT', '/v2.1/os-services/' + self.plain, '2.53'))
+
+    def test_service_schemas_reject_integer_ids_at_2_53(self):
+        resp = self._get('/v2.1/os-services', ADMIN, '2.52')
+        headers = [('OpenStack-API-Version', 'compute 2.53')]
+        self.assertRaises(tempest_exc.InvalidHTTPResponseBody, tempest_schemas.validate,
+                          'GET', '/v2.1/os-services', 200, headers, resp.json)
 
     def test_schemas_reject_keys_nova_does_not_send(self):
         resp = self.nova.show(self.plain, version='2.16')
