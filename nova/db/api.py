@@ -137,21 +137,24 @@ _INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
 def service_destroy(service_id):
     """Soft-delete a live service row (``deleted`` = its id, as every row
     here). A nova-compute whose host still has servers is refused
-    (ServiceHostsInstances), checked in the same transaction. Returns False
-    when there was no such live row."""
+    (ServiceHostsInstances), in the same statement, so no server can slip
+    in between the check and the delete. Returns False when there was no
+    such live row."""
+    hosts_servers = sa.exists().where(instances.c.host == services.c.host,
+                                      instances.c.deleted == 0)
+    live = sa.and_(services.c.id == service_id, services.c.deleted == 0)
     with engine.writer() as conn:
-        row = conn.execute(sa.select(services.c.host, services.c.binary).where(
-            services.c.id == service_id, services.c.deleted == 0)).first()
-        if row is None:
+        deleted = conn.execute(
+            sa.update(services)
+            .where(live, sa.not_(sa.and_(services.c.binary == COMPUTE_BINARY, hosts_servers)))
+            .values(deleted=services.c.id, deleted_at=db_now(), updated_at=db_now())).rowcount
+        if deleted:
+            return True
+        # not deleted: gone already, or refused (read after the write, which
+        # holds the lock: SQLite cannot upgrade a read to a write)
+        if conn.scalar(sa.select(services.c.id).where(live)) is None:
             return False
-        if row.binary == COMPUTE_BINARY and conn.scalar(
-                sa.select(instances.c.id).where(instances.c.host == row.host,
-                                                instances.c.deleted == 0).limit(1)):
-            raise exception.ServiceHostsInstances()
-        conn.execute(sa.update(services).where(services.c.id == service_id)
-                     .values(deleted=services.c.id, deleted_at=db_now(),
-                             updated_at=db_now()))
-    return True
+    raise exception.ServiceHostsInstances()
 
 
 def db_time():

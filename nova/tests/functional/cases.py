@@ -96,7 +96,7 @@ def seed(nova):
     nova.service_action('force-down', 'host-3', forced_down=True)
     nova.service_action('disable-log-reason', 'host-4', disabled_reason='maintenance')
     nova.service_action('force-down', 'host-5', forced_down=True)
-    nova.service_action('disable', 'host-5')
+    nova.service_action('disable-log-reason', 'host-5', disabled_reason='forced and disabled')
     for name, expected in EXPECTED.items():
         nova.wait_for_host_status(ids[name], expected)
     return ids

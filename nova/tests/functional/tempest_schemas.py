@@ -66,6 +66,10 @@ ROUTES = [
     ('PUT', r'os-services/(enable|disable)', _fixed(services_v21.enable_disable_service)),
     ('PUT', r'os-services/disable-log-reason', _fixed(services_v21.disable_log_reason)),
     ('PUT', r'os-services/force-down', _fixed(services_v211.update_forced_down)),
+    # 2.53 (the action paths above answer no 2xx from 2.53)
+    ('PUT', r'os-services/' + _UUIDISH, _by_version(Services, 'update_service')),
+    # tempest has no client call for it; its 204 shape, as for a server
+    ('DELETE', r'os-services/' + _UUIDISH, _fixed(servers_v21.delete_server)),
     ('GET', r'flavors', _by_version(Flavors, 'list_flavors')),
     ('GET', r'flavors/detail', _by_version(Flavors, 'list_flavors_details')),
     ('GET', r'flavors/' + _UUIDISH,

@@ -10,6 +10,9 @@ microversion and server state is asked for at least once, and that the
 check bites."""
 import base64
 import copy
+import uuid as uuidlib
+
+import sqlalchemy as sa
 
 from tempest.lib import exceptions as tempest_exc
 from tempest.lib.api_schema.response.compute.v2_1 import servers as v2_1
@@ -21,7 +24,11 @@ from tempest.lib.api_schema.response.compute.v2_19 import servers as v2_19
 from tempest.lib.api_schema.response.compute.v2_26 import servers as v2_26
 from tempest.lib.api_schema.response.compute.v2_47 import servers as v2_47
 from tempest.lib.api_schema.response.compute.v2_51 import servers as v2_51
+from tempest.lib.api_schema.response.compute.v2_53 import services as services_v2_53
 
+from nova.db import dbtime
+from nova.db import models
+from nova.tests.functional import cases
 from nova.tests.functional import fixtures as func
 from nova.tests.functional import tempest_schemas
 
@@ -137,10 +144,11 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
                 self.assertEqual(status, resp.status, (method, path, version, resp.raw))
 
     def test_services_at_every_microversion(self):
-        # os-services by UUID (2.53) is its own change (issue 16's services half)
-        for version in [v for v in VERSIONS if not _at_least(v, '2.53')]:
-            self._get('/v2.1/os-services', ADMIN, version)
+        for version in VERSIONS:
+            listed = self._get('/v2.1/os-services', ADMIN, version).json['services']
+            self.assertEqual(self.nova.host_names, [s['host'] for s in listed])
             self._get('/v2.1/os-services?binary=nova-compute&host=host-1', ADMIN, version)
+        for version in VERSIONS[:-2]:       # the action form, below 2.53
             for action, extra in (('disable', {}), ('enable', {}),
                                   ('disable-log-reason', {'disabled_reason': 'swap'}),
                                   ('enable', {})):
@@ -152,6 +160,42 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
                 resp = self.nova.service_action('force-down', 'host-1', version=version,
                                                 forced_down=down)
                 self.assertEqual(200, resp.status, resp.raw)
+
+    def test_service_update_by_uuid(self):
+        uuid = self._get('/v2.1/os-services?host=host-1', ADMIN,
+                         '2.53').json['services'][0]['id']
+        for version in ('2.53', 'latest'):
+            for body in ({'status': 'disabled', 'disabled_reason': 'swap'},
+                         {'forced_down': True}, {'status': 'disabled'},
+                         {'status': 'enabled', 'forced_down': False}):
+                resp = self.nova.request('PUT', '/v2.1/os-services/' + uuid, token=ADMIN,
+                                         version=version, body=body)
+                self.assertEqual(200, resp.status, (body, resp.raw))
+                self.assertEqual(uuid, resp.json['service']['id'])
+
+    def test_service_delete_at_every_microversion(self):
+        self.nova.attach_logs_on_failure(self)
+        for version in VERSIONS:
+            row = self._spare_service(version)
+            by_uuid = version in ('2.53', 'latest')
+            resp = self.nova.request('DELETE', '/v2.1/os-services/%s' % (
+                row['uuid'] if by_uuid else row['id']), token=ADMIN, version=version)
+            self.assertEqual((204, b''), (resp.status, resp.raw), version)
+        self.assertEqual(self.nova.host_names,
+                         [s['host'] for s in self.nova.services()])
+
+    def _spare_service(self, version):
+        """A nova-compute row of a host without servers, as one registers."""
+        engine = cases.engine(self.nova)
+        self.addCleanup(engine.dispose)
+        row = dict(uuid=str(uuidlib.uuid4()), host='spare-%s' % version, binary='nova-compute',
+                   topic='compute', report_count=0, disabled=False, forced_down=False,
+                   deleted=0)
+        with engine.begin() as conn:
+            row['id'] = conn.execute(sa.insert(models.services).values(
+                created_at=sa.select(dbtime.db_now()).scalar_subquery(), **row)
+            ).inserted_primary_key[0]
+        return row
 
     def test_flavors_and_versions(self):
         for version in VERSIONS:
@@ -183,6 +227,18 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
                       tempest_schemas.schema_for('GET', '/v2.1/demo/servers/detail', '2.16'))
         self.assertIs(services_v2_11.list_services,
                       tempest_schemas.schema_for('GET', '/v2.1/os-services', '2.11'))
+        self.assertIs(services_v2_11.list_services,
+                      tempest_schemas.schema_for('GET', '/v2.1/os-services', '2.52'))
+        self.assertIs(services_v2_53.list_services,
+                      tempest_schemas.schema_for('GET', '/v2.1/os-services', '2.53'))
+        self.assertIs(services_v2_53.update_service, tempest_schemas.schema_for(
+            'PUT', '/v2.1/os-services/' + self.plain, '2.53'))
+
+    def test_service_schemas_reject_integer_ids_at_2_53(self):
+        resp = self._get('/v2.1/os-services', ADMIN, '2.52')
+        headers = [('OpenStack-API-Version', 'compute 2.53')]
+        self.assertRaises(tempest_exc.InvalidHTTPResponseBody, tempest_schemas.validate,
+                          'GET', '/v2.1/os-services', 200, headers, resp.json)
 
     def test_schemas_reject_keys_nova_does_not_send(self):
         resp = self.nova.show(self.plain, version='2.16')
