@@ -397,3 +397,35 @@ class SampleFilesTest(testtools.TestCase):
         for what, server in cases.items():
             self.assertNotEqual([], differences(sample, {'server': server}), what)
         self.assertNotEqual([], differences({'servers': [{}]}, {'servers': [{}, {}]}))
+
+
+class ServerActionsSamplesTest(SampleTestCase):
+    hosts = 2
+
+    def _act(self, uuid, sample, token=ADMIN, version=None):
+        return self.nova.request('POST', '/v2.1/servers/%s/action' % uuid, token=token,
+                                 version=version, body=self.request_sample(sample))
+
+    def test_actions(self):
+        nova = self.nova
+        uuid = nova.create_server_on('host-1')
+        other = nova.create_server_on('host-1', name='other')
+        for sample, token, status in (
+                ('server-action-stop-req.json', DEMO, 'SHUTOFF'),
+                ('server-action-start-req.json', DEMO, 'ACTIVE'),
+                ('server-action-reboot-req.json', DEMO, 'ACTIVE'),
+                ('server-action-lock-req.json', ADMIN, 'ACTIVE'),
+                ('server-action-unlock-req.json', ADMIN, 'ACTIVE'),
+                ('server-action-reset-state-req.json', ADMIN, 'ERROR')):
+            resp = self._act(uuid, sample, token)
+            self.assertEqual((202, b''), (resp.status, resp.raw), sample)
+            nova._wait(lambda: nova.show(uuid).json['server']['OS-EXT-STS:task_state'] is None
+                       and nova.show(uuid).json['server']['status'] == status, 20, sample)
+        nova.service_action('force-down', 'host-1', forced_down=True, version='2.11')
+        resp = self._act(uuid, 'server-action-evacuate-req.json', version='2.14')
+        self.assertEqual((200, b''), (resp.status, resp.raw))
+        self.verify('server-action-evacuate-2.13-resp.json',
+                    self._act(other, 'server-action-evacuate-2.13-req.json', version='2.13'))
+        for server in (uuid, other):
+            nova._wait(lambda: nova.show(server).json['server']['OS-EXT-SRV-ATTR:host']
+                       == 'host-2', 20, 'evacuated to host-2')
