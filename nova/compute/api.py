@@ -17,13 +17,6 @@ from nova import servicegroup
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
-# A page of up to this many servers reads its hosts' services joined beside
-# each server in the page statement (about 1 us a server on SQLite); a
-# longer one reads them in one more statement for its distinct hosts (about
-# 70 us, then 1.5 us a host): benchmarks/README.rst. Both read the same rows
-# in the same transaction; only the cost differs.
-HOST_STATUS_JOIN_MAX = 100
-
 NO_VALID_HOST = 'No valid host was found. There are not enough hosts available.'
 POWER_NOSTATE = 0
 
@@ -63,19 +56,17 @@ def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
     if host_status_in is not None:
         states = host_status.service_states(host_status_in)
         live_hosts = _all_hosts_up()
-    join = host_status_in is not None or (with_host_status and limit <= HOST_STATUS_JOIN_MAX)
+    # one plan for every page: each server's host service joined beside it
+    # in the page statement (benchmarks/README.rst, "How host_status is read")
     with engine.reader() as conn:
         rows = db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker,
-                                with_service=join, service_states=states,
+                                with_service=with_host_status, service_states=states,
                                 live_hosts=live_hosts, with_tags=with_tags)
         if not rows and marker is not None and db.instance_marker(conn, marker) is None:
             raise exception.MarkerNotFound(marker=marker)
-        if not with_host_status:
-            return rows, None
-        if join:
-            services = db.joined_compute_services(rows)
-        else:
-            services = db.compute_services(conn, {row['host'] for row in rows})
+    if not with_host_status:
+        return rows, None
+    services = db.joined_compute_services(rows)
     if live_hosts is not None:
         # the filter's answer and the page's agree: one read of liveness
         return rows, host_status.by_host(services, live_hosts)

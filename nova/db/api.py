@@ -68,32 +68,11 @@ def services_with_liveness(conn, host=None, binary=None, service_id=None, uuid=N
                         {'service_down_time': CONF.service_down_time}).mappings().all()
 
 
-@functools.cache
-def _compute_services_query():
-    return sa.select(services.c.host, services.c.binary, services.c.disabled,
-                     services.c.forced_down, liveness.is_up(services).label('is_up')).where(
-        services.c.deleted == 0, services.c.binary == COMPUTE_BINARY,
-        services.c.host.in_(sa.bindparam('hosts', expanding=True)))
-
-
-def compute_services(conn, hosts):
-    """{host: row} of the live nova-compute services on ``hosts`` (None is
-    ignored; a host without one is absent), one statement however many.
-    Each row has host, binary, disabled, forced_down and is_up."""
-    hosts = sorted(set(hosts) - {None})
-    if not hosts:
-        return {}
-    rows = conn.execute(_compute_services_query(), {
-        'hosts': hosts, 'service_down_time': CONF.service_down_time}).all()
-    return {host: {'host': host, 'binary': binary, 'disabled': disabled,
-                   'forced_down': forced_down, 'is_up': is_up}
-            for host, binary, disabled, forced_down, is_up in rows}
-
-
 def joined_compute_services(rows):
-    """{host: service} from server rows read ``with_service``: the same
-    mapping compute_services gives, taken from the columns joined beside
-    each server (the servers of one host share them)."""
+    """{host: service} from server rows read ``with_service``, taken from
+    the columns joined beside each server (the servers of one host share
+    them): host, binary, disabled, forced_down and is_up of each host's
+    live nova-compute service; a host without one is absent."""
     found = {}
     for host, service_host, disabled, forced_down, is_up in map(_JOINED_SERVICE, rows):
         if service_host is not None and host not in found:

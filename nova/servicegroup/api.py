@@ -24,7 +24,7 @@ class API:
 
     def hosts_up(self, services):
         """The hosts among ``services`` ({host: live nova-compute row, as
-        db.compute_services reads it}) whose service is alive. Raises
+        db.joined_compute_services reads it}) whose service is alive. Raises
         ServiceGroupUnavailable when that cannot be known."""
         if not services:
             return set()

@@ -19,7 +19,6 @@ import fixtures
 import sqlalchemy as sa
 from oslo_policy import policy as oslo_policy
 
-from nova.compute import api as compute
 from nova.db import api as db
 from nova.db import engine
 from nova.db.dbtime import db_now
@@ -100,7 +99,7 @@ class _CountTests:
             order = [r['uuid'] for r in
                      db.instance_list(conn, {}, ['created_at', 'id'], ['desc', 'desc'], servers)]
         half, found = servers // 2, {}
-        short = 'limit=%d' % compute.HOST_STATUS_JOIN_MAX
+        short = 'limit=10'
         detail = '/v2.1/servers/detail?all_tenants=1&'
         requests = {
             # no limit: a page of up to [api] max_limit (1000) servers
@@ -134,38 +133,21 @@ class _CountTests:
         self._empty_tables()
         self.assertEqual(small, self.counts(*LARGE))
 
-    def test_both_ways_of_reading_hosts_give_the_same_answer(self):
-        seed(*LARGE)
-        path = '/v2.1/servers/detail?all_tenants=1&limit=%d'
-        pages = {}
-        for limit in (compute.HOST_STATUS_JOIN_MAX, compute.HOST_STATUS_JOIN_MAX + 1):
-            resp = self.api.request('GET', path % limit, token=ADMIN, version='2.16')
-            self.assertEqual(200, resp.status_int)
-            pages[limit] = [(s['id'], s['host_status']) for s in resp.json['servers']]
-        joined, separate = pages.values()
-        self.assertEqual(joined, separate[:len(joined)])
-        self.assertEqual({'UP', 'MAINTENANCE', 'DOWN', 'UNKNOWN', ''},
-                         {status for _, status in separate})
-
     def test_statement_budget(self):
         found = self.counts(*SMALL)
         for (name, version), (statements, _) in found.items():
             self.assertLessEqual(statements, 3, (name, version))
-        # host_status: joined into show and short pages (no statement of
-        # its own), one statement for all the hosts of a longer page, none
-        # where policy hides it.
+        # host_status: its hosts' services joined into the page or the
+        # show statement (one plan for every page), none where policy hides it
         stmts = {key: value[0] for key, value in found.items()}
-        for name in ('detail admin short page', 'detail admin short page after marker',
-                     'detail member', 'show admin', 'show member', 'detail admin filtered'):
+        for name in {name for name, _ in found}:
             self.assertEqual(stmts[name, '2.15'], stmts[name, '2.16'], name)
         # 2.53's tags, description and embedded flavor come in the same
         # statements as 2.16's page
         for name in {name for name, _ in stmts}:
             self.assertEqual(stmts[name, '2.16'], stmts[name, '2.53'], name)
-        for name in ('detail admin', 'detail admin after marker'):
-            self.assertEqual(stmts[name, '2.15'] + 1, stmts[name, '2.16'], name)
-        self.assertEqual(2 if self.BACKEND == 'sqlite' else 1,
-                         stmts['detail admin short page', '2.16'])
+        for name in ('detail admin', 'detail admin short page'):
+            self.assertEqual(2 if self.BACKEND == 'sqlite' else 1, stmts[name, '2.16'], name)
 
     def test_the_host_status_filter_agrees_with_the_statuses_shown(self):
         seed(*SMALL)
