@@ -25,7 +25,7 @@ class ServicesController:
         policy.authorize(req.context, policies.LIST, {})
         with_forced_down = req.at_least(avr.SERVICE_FORCE_DOWN)
         rows = db.service_list(host=req.GET.get('host'), binary=req.GET.get('binary'))
-        up = self._services_up(rows)
+        up, seen = self._liveness(rows)
         services = []
         for row in rows:
             service = {
@@ -36,7 +36,7 @@ class ServicesController:
                          if row['binary'] == db.COMPUTE_BINARY else 'internal'),
                 'status': 'disabled' if row['disabled'] else 'enabled',
                 'state': 'up' if row['id'] in up else 'down',
-                'updated_at': _isotime(row['updated_at']),
+                'updated_at': _isotime(seen.get(row['id'], row['updated_at'])),
                 'disabled_reason': row['disabled_reason'],
             }
             if with_forced_down:
@@ -45,18 +45,22 @@ class ServicesController:
         return {'services': services}
 
     @staticmethod
-    def _services_up(rows):
-        """Ids of the rows whose service is alive; none while liveness
-        cannot be read (every service then shows "down": documented)."""
-        up = set()
+    def _liveness(rows):
+        """(ids of the rows whose service is alive, {id: last seen}); none
+        alive and the rows' own updated_at while liveness cannot be read
+        (every service then shows "down": documented)."""
+        up, seen = set(), {}
+        group = servicegroup.API()
         for binary in {row['binary'] for row in rows}:
             of_binary = {row['host']: row for row in rows if row['binary'] == binary}
             try:
-                hosts = servicegroup.API().hosts_up(of_binary)
+                hosts = group.hosts_up(of_binary)
+                seen.update((of_binary[host]['id'], at)
+                            for host, at in group.updated_at(of_binary).items())
             except exception.ServiceGroupUnavailable:
                 continue
             up.update(of_binary[host]['id'] for host in hosts)
-        return up
+        return up, seen
 
     @validation.documented(body=schema.update_body, response=schema.update_response,
                            path={'action': {'type': 'string', 'enum': schema.actions}})
