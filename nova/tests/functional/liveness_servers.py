@@ -391,8 +391,7 @@ class _Sentinel(Redis):
         return ['redis-server', path, '--sentinel']
 
     def knows_replica(self):
-        return int(self.call('SENTINEL', 'master', self.name)[
-            self.call('SENTINEL', 'master', self.name).index('num-slaves') + 1]) >= 1
+        return int(self.call('SENTINEL', 'master', self.name)['num-slaves']) >= 1
 
     def call(self, *words):
         """A command's reply, arrays flattened to a list of strings."""

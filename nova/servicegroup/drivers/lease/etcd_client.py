@@ -4,6 +4,8 @@ import base64
 import threading
 
 import etcd3gw
+import requests
+import requests.adapters
 from etcd3gw import exceptions as etcd_exc
 
 UNREACHABLE = (etcd_exc.ConnectionFailedError, etcd_exc.ConnectionTimeoutError)
@@ -22,12 +24,22 @@ def range_end(prefix):
     return prefix[:-1] + chr(ord(prefix[-1]) + 1)
 
 
+def _session():
+    # every gthread worker and heartbeat of a process shares it
+    session = requests.Session()
+    adapter = requests.adapters.HTTPAdapter(pool_maxsize=64)
+    session.mount('http://', adapter)
+    session.mount('https://', adapter)
+    return session
+
+
 class Client:
 
     def __init__(self, backend):
         self.backend = backend
         self._clients = [etcd3gw.client(host=host, port=port, timeout=backend.timeout,
-                                        protocol='https' if backend.tls else 'http')
+                                        protocol='https' if backend.tls else 'http',
+                                        session=_session())
                          for host, port in backend.endpoints]
         self._current = 0
         self._lock = threading.Lock()

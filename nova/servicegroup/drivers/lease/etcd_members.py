@@ -107,7 +107,9 @@ class Members:
     def __init__(self, backend, report_interval):
         self.backend = backend
         self.bound = backend.membership_timeout / 2
-        self.grace = min(report_interval + backend.timeout, backend.membership_timeout)
+        # a live compute re-puts at its first keepalive in the new term
+        self.grace = min(report_interval + min(backend.timeout, report_interval),
+                         backend.membership_timeout)
         self._client = client(backend)
         self._id = uuid.uuid4().hex
         self._lock = threading.Lock()
