@@ -46,8 +46,8 @@ def parse(argv):
                         help='seconds between heartbeats')
     parser.add_argument('--api-workers', type=int, help='API worker processes')
     parser.add_argument('--servicegroup-url', metavar='URL',
-                        help='heartbeats in this tooz backend instead of the database '
-                             '([servicegroup] driver = tooz), e.g. redis://127.0.0.1:6379 '
+                        help='heartbeats on this Redis or etcd instead of the database '
+                             '([servicegroup] driver = lease), e.g. redis://127.0.0.1:6379 '
                              'or etcd3+http://127.0.0.1:2379')
     parser.add_argument('--no-host-status-watcher', action='store_true',
                         help='do not start nova-host-status-watcher (run it elsewhere, '
@@ -87,7 +87,7 @@ def write_config(args):
         f.write('\n[host_status_watcher]\nmetrics_host = 127.0.0.1\nmetrics_port = %d\n'
                 % args.watcher_metrics_port)
         if args.servicegroup_url:
-            f.write('\n[servicegroup]\ndriver = tooz\nbackend_url = %s\n'
+            f.write('\n[servicegroup]\ndriver = lease\nbackend_url = %s\n'
                     % args.servicegroup_url.replace('$', '$$'))   # oslo.config's $ substitution
     files = [base] + [os.path.abspath(p) for p in args.config_file] + [flags]
     return data_dir, [arg for path in files for arg in ('--config-file', path)]
