@@ -98,3 +98,21 @@ class MaintenanceWindowOverlap(Conflict):
 
 class MaintenanceWindowNotEditable(Conflict):
     msg_fmt = 'Maintenance window %(window_id)s is %(state)s: %(what)s.'
+
+
+class InstanceTagNotFound(NotFound):
+    msg_fmt = "Instance %(instance_id)s has no tag '%(tag)s'"
+
+
+class InstanceInvalidState(Conflict):
+    # Nova's API wording for its InstanceInvalidState
+    msg_fmt = "Cannot '%(action)s' instance %(instance_uuid)s while it is in %(attr)s %(state)s"
+
+
+class TooManyInstanceTags(Invalid):
+    msg_fmt = 'The number of tags exceeded the per-server limit %(limit)d'
+
+
+class InstanceMappingNotFound(NotFound):
+    # what Nova answers for an unknown server's tags
+    msg_fmt = 'Instance %(uuid)s has no mapping to a cell.'

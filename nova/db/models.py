@@ -82,6 +82,26 @@ class Instance(_Timestamps, Base):
     # JSON text: kept in the row so a page of servers is one query.
     metadata_json = sa.Column('metadata', sa.Text, nullable=False, default='{}', server_default='{}')
     security_groups_json = sa.Column('security_groups', sa.Text, nullable=True)
+    display_description = sa.Column(sa.Text, nullable=True)
+    # the flavor as it was at create (2.47 embeds it): NULL only for a
+    # server whose flavor was gone when the copy was made
+    flavor_name = sa.Column(sa.String(255), nullable=True)
+    memory_mb = sa.Column(sa.Integer, nullable=True)
+    vcpus = sa.Column(sa.Integer, nullable=True)
+    root_gb = sa.Column(sa.Integer, nullable=True)
+    ephemeral_gb = sa.Column(sa.Integer, nullable=True)
+    swap = sa.Column(sa.Integer, nullable=True)
+
+
+class InstanceTag(Base):
+    """A server's tag (2.26); tags go with the server's uuid."""
+    __tablename__ = 'instance_tags'
+    __table_args__ = (
+        sa.Index('instance_tags_tag_idx', 'tag'),
+    )
+
+    resource_id = sa.Column(sa.String(36), primary_key=True)
+    tag = sa.Column(sa.String(80), primary_key=True)
 
 
 class InstanceFault(_Timestamps, Base):
@@ -229,6 +249,7 @@ class HostMaintenanceLock(Base):
 services = Service.__table__
 instances = Instance.__table__
 instance_faults = InstanceFault.__table__
+instance_tags = InstanceTag.__table__
 flavors = Flavor.__table__
 host_status_leases = HostStatusLease.__table__
 host_status_states = HostStatusState.__table__

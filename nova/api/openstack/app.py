@@ -150,7 +150,7 @@ class ComputeAPI:
             req.project_in_path = project_id
             handler, kwargs = self.router.match(req.method, subpath)
             result = call_handler(handler, req, kwargs)
-            code = getattr(handler, 'success_code', 200)
+            code = req.response_code or getattr(handler, 'success_code', 200)
             return self._respond(start, code, result,
                                  list(req.response_headers) + version_headers(version))
         except faults.Fault as fault:

@@ -103,6 +103,7 @@ def _insert_unscheduled(db, name):
             user_id='demo', image_ref=func.IMAGE, flavor_id='1',
             reservation_id='r-' + uuid[:8], launch_index=0, vm_state='building',
             task_state='scheduling', power_state=0, progress=0, metadata='{}',
+            flavor_name='m1.tiny', memory_mb=512, vcpus=1, root_gb=1, ephemeral_gb=0, swap=0,
             created_at=dbtime.db_now(), updated_at=dbtime.db_now(), deleted=0))
     return uuid
 
