@@ -52,7 +52,17 @@ class FlavorNotFound(NotFound):
 
 
 class ServiceNotFound(NotFound):
-    msg_fmt = 'Could not find binary %(binary)s on host %(host)s.'
+    msg_fmt = 'Service %(service_id)s could not be found.'
+
+
+class HostNotMapped(NotFound):
+    # what Nova answers for a host without a live service row
+    msg_fmt = "Host '%(name)s' is not mapped to any cell"
+
+
+class ServiceHostsInstances(Conflict):
+    msg_fmt = ('Unable to delete compute service that is hosting instances. '
+               'Migrate or delete the instances first.')
 
 
 class InvalidInput(Invalid):

@@ -8,6 +8,7 @@ import sqlalchemy as sa
 from oslo_db import exception as db_exc
 
 import nova.conf
+from nova import exception
 from nova.db import engine
 from nova.db import liveness
 from nova.db.dbtime import db_now
@@ -55,14 +56,14 @@ def service_heartbeat(service_id):
         return result.rowcount == 1
 
 
-def services_with_liveness(conn, host=None, binary=None):
+def services_with_liveness(conn, host=None, binary=None, service_id=None, uuid=None):
     """Live service rows, each carrying ``is_up`` (db.liveness)."""
     query = sa.select(services, liveness.is_up(services).label('is_up')).where(
         services.c.deleted == 0)
-    if host is not None:
-        query = query.where(services.c.host == host)
-    if binary is not None:
-        query = query.where(services.c.binary == binary)
+    for column, value in ((services.c.host, host), (services.c.binary, binary),
+                          (services.c.id, service_id), (services.c.uuid, uuid)):
+        if value is not None:
+            query = query.where(column == value)
     return conn.execute(query.order_by(services.c.id),
                         {'service_down_time': CONF.service_down_time}).mappings().all()
 
@@ -119,6 +120,38 @@ def service_update(host, binary, **values):
                    services.c.deleted == 0)
             .values(updated_at=db_now(), **values))
         return result.rowcount
+
+
+def service_get(service_id=None, uuid=None):
+    """The live service row with that id or uuid (with ``is_up``), or None."""
+    if service_id is not None and not _INT64_MIN <= service_id <= _INT64_MAX:
+        return None     # no row has it, and SQLite cannot even bind it
+    with engine.reader() as conn:
+        rows = services_with_liveness(conn, service_id=service_id, uuid=uuid)
+    return rows[0] if rows else None
+
+
+_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
+
+
+def service_destroy(service_id):
+    """Soft-delete a live service row (``deleted`` = its id, as every row
+    here). A nova-compute whose host still has servers is refused
+    (ServiceHostsInstances), checked in the same transaction. Returns False
+    when there was no such live row."""
+    with engine.writer() as conn:
+        row = conn.execute(sa.select(services.c.host, services.c.binary).where(
+            services.c.id == service_id, services.c.deleted == 0)).first()
+        if row is None:
+            return False
+        if row.binary == COMPUTE_BINARY and conn.scalar(
+                sa.select(instances.c.id).where(instances.c.host == row.host,
+                                                instances.c.deleted == 0).limit(1)):
+            raise exception.ServiceHostsInstances()
+        conn.execute(sa.update(services).where(services.c.id == service_id)
+                     .values(deleted=services.c.id, deleted_at=db_now(),
+                             updated_at=db_now()))
+    return True
 
 
 def db_time():

@@ -27,7 +27,7 @@ def route_declarations():
                                             'DELETE': tags.delete},
         '/servers/{server_id}/host-health': {'GET': host_health.HostHealthController().show},
         '/os-services': {'GET': service.index},
-        '/os-services/{action}': {'PUT': service.update},
+        '/os-services/{service_id}': {'PUT': service.update, 'DELETE': service.delete},
         '/flavors': {'GET': flavor.index},
         '/flavors/detail': {'GET': flavor.detail},
         '/flavors/{flavor_id}': {'GET': flavor.show},

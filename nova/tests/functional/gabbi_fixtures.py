@@ -146,3 +146,10 @@ class MembersSeeHostStatusPolicy(fixture.GabbiFixture):
 
     def stop_fixture(self):
         _current.policy.set_rules({})
+
+
+class ServicesFixture(APIFixture):
+    """APIFixture's cases plus h-empty: a live nova-compute with no servers,
+    which may be deleted."""
+
+    services = SERVICES + (('h-empty', {}),)
