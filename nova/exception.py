@@ -114,8 +114,8 @@ class InstanceTagNotFound(NotFound):
     msg_fmt = "Instance %(instance_id)s has no tag '%(tag)s'"
 
 
-class InstanceInvalidState(Conflict):
-    # Nova's API wording for its InstanceInvalidState
+class InstanceInvalidStateForAction(Conflict):
+    # Nova's API wording for its InstanceInvalidState, raised as is
     msg_fmt = "Cannot '%(action)s' instance %(instance_uuid)s while it is in %(attr)s %(state)s"
 
 
@@ -126,3 +126,18 @@ class TooManyInstanceTags(Invalid):
 class InstanceMappingNotFound(NotFound):
     # what Nova answers for an unknown server's tags
     msg_fmt = 'Instance %(uuid)s has no mapping to a cell.'
+
+
+class InstanceInvalidState(Conflict):
+    """``attr`` (vm_state, task_state or launched_at) of the server forbids
+    ``method``; the API words it as Nova does for the action asked."""
+    msg_fmt = ('Instance %(instance_uuid)s in %(attr)s %(state)s. Cannot %(method)s '
+               'while the instance is in this state.')
+
+
+class InstanceNotReady(Conflict):
+    msg_fmt = 'Instance %(instance_id)s is not ready'
+
+
+class ComputeServiceInUse(Invalid):
+    msg_fmt = 'Compute service of %(host)s is still in use.'

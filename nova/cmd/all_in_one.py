@@ -59,8 +59,10 @@ def write_config(args):
         f.write('# Written by nova-all-in-one at every start; put your own settings\n'
                 '# in a file passed with --config-file.\n'
                 '[database]\nconnection = sqlite:///%s\n\n'
-                '[oslo_policy]\npolicy_file = %s\n'
-                % (os.path.join(data_dir, 'nova.sqlite'), os.path.join(data_dir, 'policy.yaml')))
+                '[oslo_policy]\npolicy_file = %s\n\n'
+                '[compute]\nfake_state_dir = %s\n'
+                % (os.path.join(data_dir, 'nova.sqlite'), os.path.join(data_dir, 'policy.yaml'),
+                   os.path.join(data_dir, 'hypervisors')))
     policy_file = os.path.join(data_dir, 'policy.yaml')
     if not os.path.exists(policy_file):
         with open(policy_file, 'w') as f:
@@ -110,7 +112,7 @@ def banner(data_dir, port, hosts):
     ep = base + '/v2.1'
     return f"""
 nova-all-in-one is ready.
-  data directory : {data_dir}   (nova.conf, policy.yaml, nova.sqlite, logs)
+  data directory : {data_dir}   (nova.conf, policy.yaml, nova.sqlite, logs, hypervisors)
   compute API    : {ep}   (noauth2: token "user:project"; user admin is an admin)
   compute hosts  : {', '.join(hosts)}
   status events  : {ep}/os-host-status-events   (long poll: ?after=<next>&wait=25)

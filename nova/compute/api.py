@@ -209,8 +209,8 @@ def tags(uuid):
 
 def check_tag_writable(row, action):
     if row['vm_state'] not in TAG_WRITABLE_VM_STATES:
-        raise exception.InstanceInvalidState(action=action, instance_uuid=row['uuid'],
-                                             attr='vm_state', state=row['vm_state'])
+        raise exception.InstanceInvalidStateForAction(
+            action=action, instance_uuid=row['uuid'], attr='vm_state', state=row['vm_state'])
 
 
 def tag_add(row, tag):

@@ -505,13 +505,20 @@ def tag_delete(uuid, tag=None, project_id=None):
         return conn.execute(query).rowcount
 
 
-def instance_update(uuid, expected_task_state=(), **values):
+def instance_update(uuid, expected_task_state=(), expected_vm_state=(), expected_host=None,
+                    **values):
     """Update a live server; with expected_task_state the update is a claim
-    that succeeds only if the task_state is still one of those given.
+    that succeeds only if the task_state is still one of those given (and
+    the vm_state one of expected_vm_state, the host expected_host, when
+    given: a compute never writes to a server that moved away).
     Returns True when the row changed."""
     query = (sa.update(instances)
              .where(instances.c.uuid == uuid, instances.c.deleted == 0)
              .values(updated_at=db_now(), **values))
+    if expected_vm_state:
+        query = query.where(instances.c.vm_state.in_(expected_vm_state))
+    if expected_host is not None:
+        query = query.where(instances.c.host == expected_host)
     if expected_task_state != ():
         allowed = [s for s in expected_task_state if s is not None]
         condition = instances.c.task_state.in_(allowed)
@@ -522,12 +529,15 @@ def instance_update(uuid, expected_task_state=(), **values):
         return conn.execute(query).rowcount == 1
 
 
-def instance_destroy(uuid):
-    """Soft-delete a server; returns True if it was live."""
+def instance_destroy(uuid, expected_host=None):
+    """Soft-delete a server (only while on ``expected_host`` if given);
+    returns True if it was live."""
+    query = sa.update(instances).where(instances.c.uuid == uuid, instances.c.deleted == 0)
+    if expected_host is not None:
+        query = query.where(instances.c.host == expected_host)
     with engine.writer() as conn:
         result = conn.execute(
-            sa.update(instances)
-            .where(instances.c.uuid == uuid, instances.c.deleted == 0)
+            query
             .values(deleted=instances.c.id, deleted_at=db_now(), updated_at=db_now(),
                     terminated_at=db_now(), vm_state='deleted', task_state=None,
                     power_state=0))

@@ -79,6 +79,7 @@ class Instance(_Timestamps, Base):
     launched_at = sa.Column(Timestamp, nullable=True)
     terminated_at = sa.Column(Timestamp, nullable=True)
     locked = sa.Column(sa.Boolean, nullable=False, default=False, server_default=sa.false())
+    locked_by = sa.Column(sa.String(16), nullable=True)   # 'owner' or 'admin', as Nova
     # JSON text: kept in the row so a page of servers is one query.
     metadata_json = sa.Column('metadata', sa.Text, nullable=False, default='{}', server_default='{}')
     security_groups_json = sa.Column('security_groups', sa.Text, nullable=True)
@@ -137,6 +138,31 @@ class Flavor(Base):
     is_public = sa.Column(sa.Boolean, nullable=False, default=True, server_default=sa.true())
     disabled = sa.Column(sa.Boolean, nullable=False, default=False, server_default=sa.false())
 
+
+class Migration(_Timestamps, Base):
+    """One move of a server between hosts (evacuations for now): the
+    tombstone a source compute that comes back reads to destroy what it
+    no longer owns, and the work item of the destination compute."""
+    __tablename__ = 'migrations'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_migrations0uuid'),
+        # the source's clean-up and the destination's work poll
+        sa.Index('migrations_source_status_idx', 'source_compute', 'status'),
+        sa.Index('migrations_dest_status_idx', 'dest_compute', 'status'),
+        sa.Index('migrations_instance_uuid_idx', 'instance_uuid'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    migration_type = sa.Column(sa.String(16), nullable=False)
+    source_compute = sa.Column(sa.String(255), nullable=True)
+    source_node = sa.Column(sa.String(255), nullable=True)
+    dest_compute = sa.Column(sa.String(255), nullable=True)
+    dest_node = sa.Column(sa.String(255), nullable=True)
+    status = sa.Column(sa.String(16), nullable=False)
+    # the vm_state the server had when the move was asked, restored after it
+    old_vm_state = sa.Column(sa.String(16), nullable=True)
 
 
 class HostStatusLease(Base):
@@ -256,3 +282,4 @@ host_status_states = HostStatusState.__table__
 host_status_events = HostStatusEvent.__table__
 host_maintenance_windows = HostMaintenanceWindow.__table__
 host_maintenance_locks = HostMaintenanceLock.__table__
+migrations = Migration.__table__

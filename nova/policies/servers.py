@@ -13,6 +13,10 @@ CREATE = PREFIX % 'create'
 UPDATE = PREFIX % 'update'
 SHOW_FLAVOR_EXTRA_SPECS = PREFIX % 'show:flavor-extra-specs'
 DELETE = PREFIX % 'delete'
+STOP = PREFIX % 'stop'
+START = PREFIX % 'start'
+REBOOT = PREFIX % 'reboot'
+ACTION_PATH = '/servers/{server_id}/action (%s)'
 EXTENDED_ATTRIBUTES = 'os_compute_api:os-extended-server-attributes'
 
 
@@ -48,6 +52,12 @@ rules = [
               ('PUT', '/servers/{server_id}')),
     base.rule(DELETE, base.PROJECT_MEMBER_OR_ADMIN, 'Delete a server',
               ('DELETE', '/servers/{server_id}')),
+    base.rule(STOP, base.PROJECT_MEMBER_OR_ADMIN, 'Stop a server',
+              ('POST', ACTION_PATH % 'os-stop')),
+    base.rule(START, base.PROJECT_MEMBER_OR_ADMIN, 'Start a server',
+              ('POST', ACTION_PATH % 'os-start')),
+    base.rule(REBOOT, base.PROJECT_MEMBER_OR_ADMIN, 'Reboot a server',
+              ('POST', ACTION_PATH % 'reboot')),
     base.rule(EXTENDED_ATTRIBUTES, base.ADMIN_API,
               'Show OS-EXT-SRV-ATTR:* attributes of a server', ('GET', '/servers/{server_id}')),
 ]

@@ -182,10 +182,11 @@ class ComputeAPI:
 
     @staticmethod
     def _respond(start, code, result, extra_headers):
-        if result is None:
+        if result is None and code == 204:
             start(faults.status_line(code), extra_headers)
             return [b'']
-        body = encode.dumps(result)
+        # Nova types every other answer as JSON, an empty one (an action's) too
+        body = b'' if result is None else encode.dumps(result)
         headers = [('Content-Length', str(len(body))),
                    ('Content-Type', wsgi.JSON_CONTENT_TYPE)] + extra_headers
         start(faults.status_line(code), headers)

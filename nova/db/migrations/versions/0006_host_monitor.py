@@ -3,14 +3,14 @@ transition: when it was settled and how (the notification sent, refused
 by Masakari, or not needed).
 
 Revision ID: 0006
-Revises: 0003
+Revises: 0005
 """
 from alembic import op
 import sqlalchemy as sa
 from sqlalchemy.dialects import mysql
 
 revision = '0006'
-down_revision = '0003'
+down_revision = '0005'
 branch_labels = None
 depends_on = None
 
