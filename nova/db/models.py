@@ -227,6 +227,10 @@ class HostStatusEvent(Base):
     at = sa.Column(Timestamp, nullable=False)
     last_seen_up = sa.Column(Timestamp, nullable=True)
     delivered_at = sa.Column(Timestamp, nullable=True)
+    # the watcher as Masakari's host monitor: when and how it settled this
+    # transition (nova/notifications/host_monitor.py)
+    host_monitor_at = sa.Column(Timestamp, nullable=True)
+    host_monitor_result = sa.Column(sa.String(16), nullable=True)
 
 
 class HostMaintenanceWindow(Base):

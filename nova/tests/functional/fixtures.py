@@ -81,8 +81,12 @@ class AllInOne(fixtures.Fixture):
     """
 
     def __init__(self, hosts=2, report_interval=1, service_down_time=3,
-                 extra_config=None, api_workers=1, servicegroup_url=None):
+                 extra_config=None, api_workers=1, servicegroup_url=None, tokens=None):
+        """``tokens`` maps the noauth2 tokens the helpers send (ADMIN,
+        DEMO) to others, e.g. Keystone's when ``extra_config`` puts the
+        API behind it."""
         super().__init__()
+        self.tokens = tokens or {}
         self.servicegroup_url = servicegroup_url
         self.validate_schemas = True     # see check_tempest_schema
         self.hosts = hosts
@@ -158,7 +162,7 @@ class AllInOne(fixtures.Fixture):
         url = path if path.startswith('http') else self.url + path
         all_headers = {'Accept': 'application/json'}
         if token:
-            all_headers['X-Auth-Token'] = token
+            all_headers['X-Auth-Token'] = self.tokens.get(token, token)
         if version:
             all_headers['OpenStack-API-Version'] = 'compute %s' % version
         data = None
@@ -240,10 +244,10 @@ class AllInOne(fixtures.Fixture):
             f.write(text)
         self._wait(check, timeout, 'policy.yaml reload')
 
-    def service_action(self, action, host, version='2.16', **extra):
+    def service_action(self, action, host, version='2.16', token=ADMIN, **extra):
         body = dict(host=host, binary='nova-compute', **extra)
         return self.request('PUT', '/v2.1/os-services/%s' % action, version=version,
-                            body=body)
+                            body=body, token=token)
 
     # ------------------------------------------------------------ processes
 

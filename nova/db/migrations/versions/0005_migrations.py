@@ -3,7 +3,7 @@ migrations table that records each evacuation (the destination's work,
 the source's tombstone).
 
 Revision ID: 0005
-Revises: 0003
+Revises: 0004
 """
 from alembic import op
 import sqlalchemy as sa
