@@ -46,8 +46,8 @@ def parse(argv):
                         help='seconds between heartbeats')
     parser.add_argument('--api-workers', type=int, help='API worker processes')
     parser.add_argument('--servicegroup-url', metavar='URL',
-                        help='heartbeats in this tooz backend instead of the database '
-                             '([servicegroup] driver = tooz), e.g. redis://127.0.0.1:6379 '
+                        help='heartbeats on this Redis or etcd instead of the database '
+                             '([servicegroup] driver = lease), e.g. redis://127.0.0.1:6379 '
                              'or etcd3+http://127.0.0.1:2379')
     parser.add_argument('--no-host-status-watcher', action='store_true',
                         help='do not start nova-host-status-watcher (run it elsewhere, '
@@ -65,8 +65,10 @@ def write_config(args):
         f.write('# Written by nova-all-in-one at every start; put your own settings\n'
                 '# in a file passed with --config-file.\n'
                 '[database]\nconnection = sqlite:///%s\n\n'
-                '[oslo_policy]\npolicy_file = %s\n'
-                % (os.path.join(data_dir, 'nova.sqlite'), os.path.join(data_dir, 'policy.yaml')))
+                '[oslo_policy]\npolicy_file = %s\n\n'
+                '[compute]\nfake_state_dir = %s\n'
+                % (os.path.join(data_dir, 'nova.sqlite'), os.path.join(data_dir, 'policy.yaml'),
+                   os.path.join(data_dir, 'hypervisors')))
     policy_file = os.path.join(data_dir, 'policy.yaml')
     if not os.path.exists(policy_file):
         with open(policy_file, 'w') as f:
@@ -85,7 +87,7 @@ def write_config(args):
         f.write('\n[host_status_watcher]\nmetrics_host = 127.0.0.1\nmetrics_port = %d\n'
                 % args.watcher_metrics_port)
         if args.servicegroup_url:
-            f.write('\n[servicegroup]\ndriver = tooz\nbackend_url = %s\n'
+            f.write('\n[servicegroup]\ndriver = lease\nbackend_url = %s\n'
                     % args.servicegroup_url.replace('$', '$$'))   # oslo.config's $ substitution
     files = [base] + [os.path.abspath(p) for p in args.config_file] + [flags]
     return data_dir, [arg for path in files for arg in ('--config-file', path)]
@@ -147,7 +149,7 @@ def banner(data_dir, port, hosts, metrics=()):
                            % (what, url) for what, url in metrics)
     return f"""
 nova-all-in-one is ready.
-  data directory : {data_dir}   (nova.conf, policy.yaml, nova.sqlite, logs)
+  data directory : {data_dir}   (nova.conf, policy.yaml, nova.sqlite, logs, hypervisors)
   compute API    : {ep}   (noauth2: token "user:project"; user admin is an admin)
   compute hosts  : {', '.join(hosts)}
   status events  : {ep}/os-host-status-events   (long poll: ?after=<next>&wait=25)

@@ -4,6 +4,7 @@ from nova.policies import base
 
 LIST = 'os_compute_api:os-services:list'
 UPDATE = 'os_compute_api:os-services:update'
+DELETE = 'os_compute_api:os-services:delete'
 
 rules = [
     policy.DocumentedRuleDefault(
@@ -12,11 +13,14 @@ rules = [
     policy.DocumentedRuleDefault(
         name=UPDATE, check_str=base.ADMIN_API,
         description='Enable, disable or force down a compute service',
-        operations=[{'method': 'PUT', 'path': '/os-services/enable'},
+        operations=[{'method': 'PUT', 'path': '/os-services/{service_id}'},
+                    {'method': 'PUT', 'path': '/os-services/enable'},
                     {'method': 'PUT', 'path': '/os-services/disable'},
                     {'method': 'PUT', 'path': '/os-services/disable-log-reason'},
                     {'method': 'PUT', 'path': '/os-services/force-down'}],
         scope_types=['project']),
+    base.rule(DELETE, base.ADMIN, 'Delete a compute service',
+              ('DELETE', '/os-services/{service_id}')),
 ]
 
 

@@ -56,7 +56,7 @@ import functools
 import re
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.16'  # raised to 2.53 once servers and os-services serve it (issue 16)
+MAX_VERSION = '2.53'
 
 EXTENDED_ATTRIBUTES_MORE = '2.3'
 LOCKED = '2.9'

@@ -154,7 +154,7 @@ class ComputeAPI:
             template, handler, kwargs = self.router.match_route(req.method, subpath)
             environ[api_requests.ROUTE_KEY] = template
             result = call_handler(handler, req, kwargs)
-            code = getattr(handler, 'success_code', 200)
+            code = req.response_code or getattr(handler, 'success_code', 200)
             return self._respond(start, code, result,
                                  list(req.response_headers) + version_headers(version))
         except faults.Fault as fault:
@@ -186,10 +186,11 @@ class ComputeAPI:
 
     @staticmethod
     def _respond(start, code, result, extra_headers):
-        if result is None:
+        if result is None and code == 204:
             start(faults.status_line(code), extra_headers)
             return [b'']
-        body = encode.dumps(result)
+        # Nova types every other answer as JSON, an empty one (an action's) too
+        body = b'' if result is None else encode.dumps(result)
         headers = [('Content-Length', str(len(body))),
                    ('Content-Type', wsgi.JSON_CONTENT_TYPE)] + extra_headers
         start(faults.status_line(code), headers)

@@ -7,32 +7,19 @@ from nova.api.openstack import faults
 _FORMATS = jsonschema.FormatChecker()
 
 
-def _path(error):
-    parts = [str(p) for p in error.absolute_path]
-    if error.validator == 'required' and error.validator_value:
-        missing = error.message.split("'")[1] if "'" in error.message else ''
-        parts.append(missing)
-    return '/'.join(parts)
-
-
 def validate(body, schema):
-    """Raise a 400 fault describing the first way ``body`` breaks ``schema``."""
+    """Raise a 400 fault describing the first way ``body`` breaks ``schema``,
+    worded as Nova words it: the innermost key (for a missing key, the
+    object that lacks it) and the offending value, or the bare message when
+    the whole body is at fault."""
     validator = validators.Draft4Validator(schema, format_checker=_FORMATS)
     error = jsonschema.exceptions.best_match(validator.iter_errors(body))
     if error is None:
         return body
-    if error.validator == 'additionalProperties' and not error.absolute_path:
-        message = ('Additional properties are not allowed (%s)'
-                   % error.message.split('(', 1)[-1].rstrip(')'))
-        raise faults.BadRequest('Invalid input for field/attribute. Value: %s. %s'
-                                % (_short(body), message))
+    if not error.absolute_path:
+        raise faults.BadRequest(error.message)
     raise faults.BadRequest('Invalid input for field/attribute %s. Value: %s. %s'
-                            % (_path(error), _short(error.instance), error.message))
-
-
-def _short(value):
-    text = repr(value)
-    return text if len(text) <= 200 else text[:200] + '...'
+                            % (error.absolute_path[-1], error.instance, error.message))
 
 
 def documented(body=None, query=None, response=None, path=None):

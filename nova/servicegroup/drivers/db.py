@@ -16,17 +16,26 @@ class DbDriver:
         return {host for host, service in services.items() if service['is_up']}
 
     @staticmethod
+    def heartbeats(services):
+        return {}       # the rows' updated_at is the heartbeat
+
+    @staticmethod
     def all_hosts_up():
         return None     # the database applies the rule itself (nova/db/liveness.py)
 
     @staticmethod
     def heartbeat_loop(service, interval, stop_event):
-        lost = False
+        lost = gone = False
         while not stop_event.is_set():
             try:
                 if not db.service_heartbeat(service['id']):
-                    LOG.warning('service row %s is gone; heartbeats go nowhere',
-                                service['id'])
+                    # an operator deleted the record (DELETE /os-services/{id});
+                    # as Nova's compute, carry on unseen until restarted
+                    if not gone:
+                        LOG.error('the record of service %s on host %s is gone: stop this '
+                                  'service if it should be deleted, or restart it to '
+                                  'register again', service['binary'], service['host'])
+                    gone = True
                 elif lost:
                     LOG.info('heartbeat recovered')
                 lost = False

@@ -146,3 +146,30 @@ class MembersSeeHostStatusPolicy(fixture.GabbiFixture):
 
     def stop_fixture(self):
         _current.policy.set_rules({})
+
+
+class ServicesFixture(APIFixture):
+    """APIFixture's cases plus h-empty: a live nova-compute with no servers,
+    which may be deleted."""
+
+    services = SERVICES + (('h-empty', {}),)
+
+
+class ActionsFixture(APIFixture):
+    """Servers to act on (server-actions.yaml): on an up host, on a fenced
+    (forced down) one, on one whose heartbeat is stale, locked by an
+    admin or by their owner; a second up host and a disabled one to
+    evacuate to."""
+
+    services = (('h-up', {}), ('h-up2', {}), ('h-forced', {'forced_down': True}),
+                ('h-stale', {'seconds_ago': 7200}),
+                ('h-disabled', {'disabled': True, 'disabled_reason': 'maintenance'}))
+    servers = (
+        ('c-up', 'h-up', 'demo', {}),
+        ('c-forced', 'h-forced', 'demo', {}),
+        ('c-forced-locked', 'h-forced', 'demo', {'locked': True, 'locked_by': 'admin'}),
+        ('c-stale', 'h-stale', 'demo', {}),
+        ('c-admin-locked', 'h-up', 'demo', {'locked': True, 'locked_by': 'admin'}),
+        ('c-owner-locked', 'h-up', 'demo', {'locked': True, 'locked_by': 'owner'}),
+        ('c-nohost', None, 'demo', {}),
+    )

@@ -2,6 +2,7 @@
 the all-in-one over HTTP, as an admin and a project member, at 2.15, 2.16
 and 2.latest, with every host_status case seeded (see cases.py)."""
 from novaclient import exceptions as nova_exc
+from oslo_utils import uuidutils
 
 from nova.tests.functional import cases
 from nova.tests.functional import clients
@@ -63,6 +64,31 @@ class NovaclientTest(cases.SeededTestCase):
         demo = clients.novaclient(self.nova, DEMO, '2.16')
         self.assertRaises(nova_exc.Forbidden, demo.services.list)
         self.assertRaises(nova_exc.Forbidden, demo.services.disable, 'host-1', 'nova-compute')
+
+    def test_python_api_services_by_uuid_at_2_53(self):
+        # Masakari's calls: disable_log_reason(service_uuid, reason), force_down
+        admin = clients.novaclient(self.nova, ADMIN, '2.53')
+        rows = {s.host: s for s in admin.services.list()}
+        uuid = rows['host-1'].id
+        self.assertTrue(uuidutils.is_uuid_like(uuid), uuid)
+        self.addCleanup(admin.services.force_down, uuid, False)
+        self.addCleanup(admin.services.enable, uuid)
+        service = admin.services.disable_log_reason(uuid, 'disk swap')
+        self.assertEqual((uuid, 'host-1', 'disabled', 'disk swap', False),
+                         (service.id, service.host, service.status, service.disabled_reason,
+                          service.forced_down))
+        self.assertEqual('MAINTENANCE', self._host_status_of_c_up())
+        self.assertTrue(admin.services.force_down(uuid, True).forced_down)
+        self.assertEqual('DOWN', self._host_status_of_c_up())
+        admin.services.force_down(uuid, False)
+        self.assertEqual('enabled', admin.services.enable(uuid).status)
+        self.assertEqual('UP', self._host_status_of_c_up())
+        # host-1 has servers; an integer is no id at 2.53
+        self.assertRaises(nova_exc.Conflict, admin.services.delete, uuid)
+        self.assertRaises(nova_exc.BadRequest, admin.services.delete, rows['host-1'].host)
+        demo = clients.novaclient(self.nova, DEMO, '2.53')
+        self.assertRaises(nova_exc.Forbidden, demo.services.disable, uuid)
+        self.assertEqual('UP', self._host_status_of_c_up())
 
     # ------------------------------------------------------------ nova CLI
 
@@ -134,6 +160,30 @@ class NovaclientTest(cases.SeededTestCase):
         self.assertEqual('UP', self._host_status_of_c_up())
         done = self.cli(DEMO, '2.16', 'service-disable', 'host-1', ok=False)
         self.assertIn('(HTTP 403)', done.stderr)
+
+    def test_cli_services_by_uuid_at_2_53(self):
+        rows = clients.table(self.cli(ADMIN, '2.53', 'service-list', '--host', 'host-1').stdout)
+        uuid = rows[0]['Id']
+        self.assertTrue(uuidutils.is_uuid_like(uuid), rows)
+        self.addCleanup(self.cli, ADMIN, '2.53', 'service-enable', uuid)
+        self.addCleanup(self.cli, ADMIN, '2.53', 'service-force-down', '--unset', uuid)
+        rows = clients.table(self.cli(ADMIN, '2.53', 'service-disable', '--reason', 'firmware',
+                                      uuid).stdout)
+        self.assertEqual([{'ID': uuid, 'Host': 'host-1', 'Binary': 'nova-compute',
+                           'Status': 'disabled', 'Disabled Reason': 'firmware'}], rows)
+        self.assertEqual('MAINTENANCE', self._host_status_of_c_up())
+        rows = clients.table(self.cli(ADMIN, '2.53', 'service-force-down', uuid).stdout)
+        self.assertEqual([{'ID': uuid, 'Host': 'host-1', 'Binary': 'nova-compute',
+                           'Forced down': 'True'}], rows)
+        self.assertEqual('DOWN', self._host_status_of_c_up())
+        self.cli(ADMIN, '2.53', 'service-force-down', '--unset', uuid)
+        rows = clients.table(self.cli(ADMIN, '2.53', 'service-enable', uuid).stdout)
+        self.assertEqual('enabled', rows[0]['Status'])
+        self.assertEqual('UP', self._host_status_of_c_up())
+        done = self.cli(ADMIN, '2.53', 'service-delete', uuid, ok=False)
+        self.assertIn('Unable to delete compute service that is hosting instances', done.stderr)
+        done = self.cli(ADMIN, '2.53', 'service-disable', 'host-1', ok=False)
+        self.assertIn('Invalid uuid host-1 (HTTP 400)', done.stderr)
 
     def test_cli_boot_by_image_name_and_delete(self):
         done = self.cli(DEMO, '2.16', 'boot', '--image', 'cirros', '--flavor', 'm1.tiny',

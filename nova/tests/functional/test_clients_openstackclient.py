@@ -3,6 +3,8 @@ an admin and a project member, at 2.15, 2.16 and 2.latest, with every
 host_status case seeded (see cases.py)."""
 import json
 
+from oslo_utils import uuidutils
+
 
 from nova.tests.functional import cases
 from nova.tests.functional import fixtures as func
@@ -92,6 +94,30 @@ class OpenstackclientTest(cases.SeededTestCase):
         self.assertEqual('UP', self._host_status_of_c_up())
         done = self.osc(DEMO, '2.16', *set_, '--disable', 'host-1', 'nova-compute', ok=False)
         self.assertIn('Failed to set service status to disabled', done.stderr)
+        self.assertEqual('UP', self._host_status_of_c_up())
+
+    def test_compute_service_set_by_uuid_at_2_53(self):
+        # OSC finds the service by host and binary, then PUTs to its UUID
+        set_ = ('compute', 'service', 'set')
+        self.addCleanup(self.osc, ADMIN, '2.53', *set_, '--enable', '--up', 'host-1',
+                        'nova-compute')
+        self.osc(ADMIN, '2.53', *set_, '--disable', '--disable-reason', 'firmware',
+                 'host-1', 'nova-compute')
+        self.assertEqual('MAINTENANCE', self._host_status_of_c_up())
+        self.osc(ADMIN, '2.53', *set_, '--down', 'host-1', 'nova-compute')
+        self.assertEqual('DOWN', self._host_status_of_c_up())
+        rows = self.osc_json(ADMIN, '2.53', 'compute', 'service', 'list', '--long',
+                             '--host', 'host-1')
+        self.assertEqual([('disabled', 'firmware', True)],
+                         [(r['Status'], r['Disabled Reason'], r['Forced Down']) for r in rows])
+        uuid = rows[0]['ID']
+        self.assertTrue(uuidutils.is_uuid_like(uuid), rows)
+        self.osc(ADMIN, '2.53', *set_, '--up', '--enable', 'host-1', 'nova-compute')
+        self.assertEqual('UP', self._host_status_of_c_up())
+        done = self.osc(ADMIN, '2.53', 'compute', 'service', 'delete', uuid, ok=False)
+        self.assertIn('Unable to delete compute service that is hosting instances', done.stderr)
+        done = self.osc(DEMO, '2.53', *set_, '--disable', 'host-1', 'nova-compute', ok=False)
+        self.assertIn("Policy doesn't allow os_compute_api:os-services:list", done.stderr)
         self.assertEqual('UP', self._host_status_of_c_up())
 
     def test_server_create_by_image_name_and_delete(self):

@@ -3,6 +3,7 @@ member, at 2.15, 2.16 and negotiated from our version document, with every
 host_status case seeded (see cases.py)."""
 from openstack import exceptions as sdk_exc
 from openstack import utils as sdk_utils
+from oslo_utils import uuidutils
 
 from nova.api.openstack import api_version_request as avr
 from nova.tests.functional import cases
@@ -63,7 +64,7 @@ class OpenstacksdkTest(cases.SeededTestCase):
                           clients.sdk(self.nova, DEMO).compute.services())
 
     def test_service_actions_change_host_status(self):
-        compute = clients.sdk(self.nova, ADMIN).compute
+        compute = clients.sdk(self.nova, ADMIN, '2.16').compute
         self.addCleanup(compute.enable_service, None, 'host-1', 'nova-compute')
         self.addCleanup(compute.update_service_forced_down, None, 'host-1', 'nova-compute',
                         False)
@@ -73,6 +74,36 @@ class OpenstacksdkTest(cases.SeededTestCase):
         self.assertEqual('DOWN', self._host_status_of_c_up())
         compute.update_service_forced_down(None, 'host-1', 'nova-compute', False)
         compute.enable_service(None, 'host-1', 'nova-compute')
+        self.assertEqual('UP', self._host_status_of_c_up())
+
+    def test_update_service_by_uuid(self):
+        # negotiated: the highest version we offer, 2.53, where the sdk names
+        # services by UUID and sends PUT /os-services/{service_id}
+        compute = clients.sdk(self.nova, ADMIN).compute
+        service = compute.find_service('nova-compute', ignore_missing=False, host='host-1')
+        self.assertTrue(uuidutils.is_uuid_like(service.id), service.id)
+        self.addCleanup(compute.update_service, service.id, status='enabled',
+                        forced_down=False)
+        updated = compute.disable_service(service, disabled_reason='bios')
+        self.assertEqual((service.id, 'disabled', 'bios'),
+                         (updated.id, updated.status, updated.disabled_reason))
+        self.assertEqual('MAINTENANCE', self._host_status_of_c_up())
+        updated = compute.update_service(service.id, forced_down=True)
+        self.assertTrue(updated.is_forced_down)
+        self.assertEqual('DOWN', self._host_status_of_c_up())
+        # (by id: the sdk sends only what differs from the object it holds)
+        compute.update_service_forced_down(service.id, forced=False)
+        updated = compute.enable_service(service.id)
+        self.assertEqual(('enabled', None, False), (updated.status, updated.disabled_reason,
+                                                    updated.is_forced_down))
+        self.assertEqual('UP', self._host_status_of_c_up())
+        # Masakari's form through the sdk: disable by host and binary
+        compute.disable_service(None, 'host-1', 'nova-compute', disabled_reason='fenced')
+        self.assertEqual('MAINTENANCE', self._host_status_of_c_up())
+        compute.enable_service(None, 'host-1', 'nova-compute')
+        self.assertRaises(sdk_exc.ConflictException, compute.delete_service, service.id)
+        self.assertRaises(sdk_exc.BadRequestException, compute.update_service, service.id,
+                          status='enabled', disabled_reason='x')
         self.assertEqual('UP', self._host_status_of_c_up())
 
     def test_create_by_image_name_and_delete(self):

@@ -1,7 +1,8 @@
 """tempest's response schemas (tempest.lib.api_schema.response.compute)
 accept every servers, os-services, flavors and versions response we serve,
-at every microversion whose schema differs (2.1, 2.3, 2.9, 2.11, 2.16) and
-the ones around them, for an admin and a project member.
+at every microversion from 2.1 to 2.53 (tempest picks its schema for each:
+v2_1 ... v2_16, v2_19, v2_26, v2_45, v2_47, v2_48, v2_51, v2_53), for an
+admin and a project member.
 
 AllInOne.request validates each successful response itself (see
 fixtures.check_tempest_schema); these tests make sure every route, role,
@@ -9,6 +10,9 @@ microversion and server state is asked for at least once, and that the
 check bites."""
 import base64
 import copy
+import uuid as uuidlib
+
+import sqlalchemy as sa
 
 from tempest.lib import exceptions as tempest_exc
 from tempest.lib.api_schema.response.compute.v2_1 import servers as v2_1
@@ -16,12 +20,28 @@ from tempest.lib.api_schema.response.compute.v2_3 import servers as v2_3
 from tempest.lib.api_schema.response.compute.v2_9 import servers as v2_9
 from tempest.lib.api_schema.response.compute.v2_11 import services as services_v2_11
 from tempest.lib.api_schema.response.compute.v2_16 import servers as v2_16
+from tempest.lib.api_schema.response.compute.v2_19 import servers as v2_19
+from tempest.lib.api_schema.response.compute.v2_26 import servers as v2_26
+from tempest.lib.api_schema.response.compute.v2_47 import servers as v2_47
+from tempest.lib.api_schema.response.compute.v2_51 import servers as v2_51
+from tempest.lib.api_schema.response.compute.v2_53 import services as services_v2_53
 
+from nova.db import dbtime
+from nova.db import models
+from nova.tests.functional import cases
 from nova.tests.functional import fixtures as func
 from nova.tests.functional import tempest_schemas
 
 ADMIN, DEMO = func.ADMIN, func.DEMO
-VERSIONS = (None, '2.1', '2.2', '2.3', '2.8', '2.9', '2.10', '2.11', '2.15', '2.16', 'latest')
+VERSIONS = (None,) + tuple('2.%d' % minor for minor in range(1, 54)) + ('latest',)
+
+
+def _at_least(version, other):
+    """``version`` as requested (None: 2.1, 'latest') is at least ``other``."""
+    if version == 'latest':
+        return True
+    version = version or '2.1'
+    return tuple(map(int, version.split('.'))) >= tuple(map(int, other.split('.')))
 
 
 class TempestSchemasTest(func.SharedAllInOneTestCase):
@@ -35,6 +55,10 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
             key_name='ops', user_data=base64.b64encode(b'#!/bin/sh\n').decode(),
             config_drive=True, accessIPv4='192.0.2.10', accessIPv6='2001:db8::10',
             **{'OS-DCF:diskConfig': 'AUTO'})
+        nova.request('PUT', '/v2.1/servers/%s/tags' % cls.rich, token=DEMO, version='2.26',
+                     body={'tags': ['db', 'prod']})
+        nova.request('PUT', '/v2.1/servers/' + cls.rich, token=DEMO, version='2.19',
+                     body={'server': {'description': 'the database'}})
         cls.plain = nova.create_server(name='plain')
         gone = nova.create_server(name='gone')
         nova.request('DELETE', '/v2.1/servers/' + gone, token=DEMO)
@@ -72,9 +96,13 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
 
     def test_create_and_delete_at_every_microversion(self):
         for version in VERSIONS:
+            server = {'name': 'tmp', 'flavorRef': '1', 'imageRef': func.IMAGE}
+            if _at_least(version, '2.37'):
+                server['networks'] = 'none' if version == 'latest' else 'auto'
+            if version == 'latest':
+                server.update(description='d', tags=['t'])
             resp = self.nova.request('POST', '/v2.1/servers', token=DEMO, version=version,
-                                     body={'server': {'name': 'tmp', 'flavorRef': '1',
-                                                      'imageRef': func.IMAGE}})
+                                     body={'server': server})
             self.assertEqual(202, resp.status, resp.raw)
             uuid = resp.json['server']['id']
             # as Nova: a Location header with the new server's self link
@@ -94,21 +122,80 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
         self.assertEqual(204, self.nova.request('DELETE', '/v2.1/demo/servers/' + uuid,
                                                 token=DEMO).status)
 
+    def test_update_and_tags_at_every_microversion(self):
+        server = '/v2.1/servers/' + self.plain
+        for version in VERSIONS:
+            body = {'server': {'name': 'plain', 'accessIPv4': '192.0.2.1'}}
+            resp = self.nova.request('PUT', server, token=DEMO, version=version, body=body)
+            self.assertEqual(200, resp.status, (version, resp.raw))
+            if not _at_least(version, '2.26'):
+                self.assertEqual(404, self.nova.request(
+                    'GET', server + '/tags', token=DEMO, version=version).status)
+                continue
+            for method, path, body, status in (
+                    ('PUT', '/tags', {'tags': ['a', 'b']}, 200),
+                    ('PUT', '/tags/c', None, 201),
+                    ('GET', '/tags', None, 200),
+                    ('GET', '/tags/c', None, 204),
+                    ('DELETE', '/tags/c', None, 204),
+                    ('DELETE', '/tags', None, 204)):
+                resp = self.nova.request(method, server + path, token=DEMO, version=version,
+                                         body=body)
+                self.assertEqual(status, resp.status, (method, path, version, resp.raw))
+
     def test_services_at_every_microversion(self):
         for version in VERSIONS:
-            self._get('/v2.1/os-services', ADMIN, version)
+            listed = self._get('/v2.1/os-services', ADMIN, version).json['services']
+            self.assertEqual(self.nova.host_names, [s['host'] for s in listed])
             self._get('/v2.1/os-services?binary=nova-compute&host=host-1', ADMIN, version)
+        for version in VERSIONS[:-2]:       # the action form, below 2.53
             for action, extra in (('disable', {}), ('enable', {}),
                                   ('disable-log-reason', {'disabled_reason': 'swap'}),
                                   ('enable', {})):
                 resp = self.nova.service_action(action, 'host-1', version=version or '2.1',
                                                 **extra)
                 self.assertEqual(200, resp.status, resp.raw)
-        for version in ('2.11', '2.16', 'latest'):
+        for version in ('2.11', '2.16', '2.52'):
             for down in (True, False):
                 resp = self.nova.service_action('force-down', 'host-1', version=version,
                                                 forced_down=down)
                 self.assertEqual(200, resp.status, resp.raw)
+
+    def test_service_update_by_uuid(self):
+        uuid = self._get('/v2.1/os-services?host=host-1', ADMIN,
+                         '2.53').json['services'][0]['id']
+        for version in ('2.53', 'latest'):
+            for body in ({'status': 'disabled', 'disabled_reason': 'swap'},
+                         {'forced_down': True}, {'status': 'disabled'},
+                         {'status': 'enabled', 'forced_down': False}):
+                resp = self.nova.request('PUT', '/v2.1/os-services/' + uuid, token=ADMIN,
+                                         version=version, body=body)
+                self.assertEqual(200, resp.status, (body, resp.raw))
+                self.assertEqual(uuid, resp.json['service']['id'])
+
+    def test_service_delete_at_every_microversion(self):
+        self.nova.attach_logs_on_failure(self)
+        for version in VERSIONS:
+            row = self._spare_service(version)
+            by_uuid = version in ('2.53', 'latest')
+            resp = self.nova.request('DELETE', '/v2.1/os-services/%s' % (
+                row['uuid'] if by_uuid else row['id']), token=ADMIN, version=version)
+            self.assertEqual((204, b''), (resp.status, resp.raw), version)
+        self.assertEqual(self.nova.host_names,
+                         [s['host'] for s in self.nova.services()])
+
+    def _spare_service(self, version):
+        """A nova-compute row of a host without servers, as one registers."""
+        engine = cases.engine(self.nova)
+        self.addCleanup(engine.dispose)
+        row = dict(uuid=str(uuidlib.uuid4()), host='spare-%s' % version, binary='nova-compute',
+                   topic='compute', report_count=0, disabled=False, forced_down=False,
+                   deleted=0)
+        with engine.begin() as conn:
+            row['id'] = conn.execute(sa.insert(models.services).values(
+                created_at=sa.select(dbtime.db_now()).scalar_subquery(), **row)
+            ).inserted_primary_key[0]
+        return row
 
     def test_flavors_and_versions(self):
         for version in VERSIONS:
@@ -129,10 +216,29 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
         self.assertIs(v2_3.get_server, tempest_schemas.schema_for('GET', path, '2.3'))
         self.assertIs(v2_9.get_server, tempest_schemas.schema_for('GET', path, '2.15'))
         self.assertIs(v2_16.get_server, tempest_schemas.schema_for('GET', path, '2.16'))
+        self.assertIs(v2_19.get_server, tempest_schemas.schema_for('GET', path, '2.25'))
+        self.assertIs(v2_26.get_server, tempest_schemas.schema_for('GET', path, '2.44'))
+        self.assertIs(v2_47.get_server, tempest_schemas.schema_for('GET', path, '2.47'))
+        self.assertIs(v2_51.get_server, tempest_schemas.schema_for('GET', path, '2.53'))
+        self.assertIs(v2_26.update_server, tempest_schemas.schema_for('PUT', path, '2.26'))
+        self.assertIs(v2_26.list_tags, tempest_schemas.schema_for('GET', path + '/tags',
+                                                                  '2.26'))
         self.assertIs(v2_16.list_servers_detail,
                       tempest_schemas.schema_for('GET', '/v2.1/demo/servers/detail', '2.16'))
         self.assertIs(services_v2_11.list_services,
                       tempest_schemas.schema_for('GET', '/v2.1/os-services', '2.11'))
+        self.assertIs(services_v2_11.list_services,
+                      tempest_schemas.schema_for('GET', '/v2.1/os-services', '2.52'))
+        self.assertIs(services_v2_53.list_services,
+                      tempest_schemas.schema_for('GET', '/v2.1/os-services', '2.53'))
+        self.assertIs(services_v2_53.update_service, tempest_schemas.schema_for(
+            'PUT', '/v2.1/os-services/' + self.plain, '2.53'))
+
+    def test_service_schemas_reject_integer_ids_at_2_53(self):
+        resp = self._get('/v2.1/os-services', ADMIN, '2.52')
+        headers = [('OpenStack-API-Version', 'compute 2.53')]
+        self.assertRaises(tempest_exc.InvalidHTTPResponseBody, tempest_schemas.validate,
+                          'GET', '/v2.1/os-services', 200, headers, resp.json)
 
     def test_schemas_reject_keys_nova_does_not_send(self):
         resp = self.nova.show(self.plain, version='2.16')
@@ -152,6 +258,15 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
         extra = copy.deepcopy(resp.json)
         extra['server']['host_state'] = 'UP'
         self.assertRaises(tempest_exc.InvalidHTTPResponseBody, check, extra, '2.16')
+        # 2.53: description, tags and the embedded flavor are required
+        latest = self.nova.show(self.rich, version='2.53').json
+        check(latest, '2.53')
+        for key in ('description', 'tags'):
+            missing = copy.deepcopy(latest)
+            del missing['server'][key]
+            self.assertRaises(tempest_exc.InvalidHTTPResponseBody, check, missing, '2.53')
+        self.assertRaises(tempest_exc.InvalidHTTPResponseBody, check,
+                          self.nova.show(self.rich, version='2.46').json, '2.47')
         # a null progress (what Nova's captures show) is refused
         nulled = copy.deepcopy(resp.json)
         nulled['server']['progress'] = None
