@@ -66,7 +66,8 @@ def _server(index, host, rng, project=PROJECT, user=USER):
         security_groups=json.dumps(['default']) if index % 10 else None,
         key_name='bench-key' if index % 3 == 0 else None, power_state=1, progress=0,
         access_ip_v4=None, access_ip_v6=None, config_drive='', disk_config='MANUAL',
-        display_description=None, **_flavor_copy(str(1 + index % 5)))
+        display_description=None, tags=db.tags_text(_tags(index)),
+        **_flavor_copy(str(1 + index % 5)))
     if host is None or roll < 0.01:
         row.update(vm_state='error', task_state=None, power_state=0,
                    availability_zone='', _fault=True)

@@ -21,32 +21,31 @@ NO_VALID_HOST = 'No valid host was found. There are not enough hosts available.'
 POWER_NOSTATE = 0
 
 
-def get(context, uuid, with_tags=False):
+def get(context, uuid):
     """The server ``uuid``; non-admins only see their own project's servers."""
-    return _get(context, uuid, with_service=False, with_tags=with_tags)
+    return _get(context, uuid, with_service=False)
 
 
-def _get(context, uuid, with_service, with_tags=False, any_project=False):
+def _get(context, uuid, with_service, any_project=False):
     project_id = None if context.is_admin or any_project else context.project_id
     with engine.reader() as conn:
-        row = db.instance_get(conn, uuid, project_id, with_service=with_service,
-                              with_tags=with_tags)
+        row = db.instance_get(conn, uuid, project_id, with_service=with_service)
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
     return row
 
 
-def show(context, uuid, with_host_status, with_tags=False):
+def show(context, uuid, with_host_status):
     """(server, {its host: host_status} or None): one statement, its host's
     service joined beside it when host_status is asked for."""
-    row = _get(context, uuid, with_service=with_host_status, with_tags=with_tags)
+    row = _get(context, uuid, with_service=with_host_status)
     if not with_host_status:
         return row, None
     return row, _host_statuses(db.joined_compute_services([row]))
 
 
 def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
-            host_status_in=None, with_tags=False):
+            host_status_in=None):
     """(rows, {host: host_status} or None) of one page, in one read
     transaction. The page's marker is looked up inside the page statement;
     one that matches no server is MarkerNotFound. ``host_status_in`` (a set
@@ -61,7 +60,7 @@ def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
     with engine.reader() as conn:
         rows = db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker,
                                 with_service=with_host_status, service_states=states,
-                                live_hosts=live_hosts, with_tags=with_tags)
+                                live_hosts=live_hosts)
         if not rows and marker is not None and db.instance_marker(conn, marker) is None:
             raise exception.MarkerNotFound(marker=marker)
     if not with_host_status:
@@ -173,7 +172,7 @@ def update(context, row, **values):
     IPs, disk config); returns the server as read after the change."""
     if not db.instance_update(row['uuid'], **values):
         raise exception.InstanceNotFound(instance_id=row['uuid'])
-    return get(context, row['uuid'], with_tags=True)
+    return get(context, row['uuid'])
 
 
 # ------------------------------------------------------------------ tags

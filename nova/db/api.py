@@ -153,11 +153,10 @@ _host_service = services.alias('service')
 
 
 @functools.cache
-def _instances_select(with_service=False, with_tags=False):
+def _instances_select(with_service=False):
     """Servers with their latest fault (ERROR/DELETED ones), optionally
     with their host's live nova-compute service beside each (``service_*``
-    columns, NULL when there is none) and their tags (``tags``: the tags
-    joined by ',', which no tag contains; NULL when there are none)."""
+    columns, NULL when there is none)."""
     latest_id = (
         sa.select(sa.func.max(instance_faults.c.id))
         .where(instance_faults.c.instance_uuid == instances.c.uuid)
@@ -187,35 +186,30 @@ def _instances_select(with_service=False, with_tags=False):
                     _host_service.c.disabled.label('service_disabled'),
                     _host_service.c.forced_down.label('service_forced_down'),
                     liveness.is_up(_host_service).label('service_is_up')]
-    if with_tags:
-        columns.append(
-            sa.select(sa.func.aggregate_strings(instance_tags.c.tag, ','))
-            .where(instance_tags.c.resource_id == instances.c.uuid)
-            .scalar_subquery().label('tags'))
     return sa.select(instances, *columns).select_from(joined)
 
 
 @functools.cache
-def _instance_get_query(in_project, with_service, with_tags):
-    query = _instances_select(with_service, with_tags).where(
+def _instance_get_query(in_project, with_service):
+    query = _instances_select(with_service).where(
         instances.c.uuid == sa.bindparam('uuid'), instances.c.deleted == 0)
     if in_project:
         query = query.where(instances.c.project_id == sa.bindparam('project_id'))
     return query
 
 
-def instance_get(conn, uuid, project_id=None, with_service=False, with_tags=False):
+def instance_get(conn, uuid, project_id=None, with_service=False):
     """A live server by uuid (optionally within one project), or None.
 
     ``with_service`` joins the server's host service in the same statement
-    (read it with joined_compute_services); ``with_tags`` adds its tags.
+    (read it with joined_compute_services).
     """
     params = {'uuid': uuid}
     if with_service:
         params['service_down_time'] = CONF.service_down_time
     if project_id is not None:
         params['project_id'] = project_id
-    query = _instance_get_query(project_id is not None, with_service, with_tags)
+    query = _instance_get_query(project_id is not None, with_service)
     return conn.execute(query, params).mappings().first()
 
 
@@ -257,8 +251,7 @@ def _tag_count(param):
 
 
 def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
-                  with_service=False, service_states=None, live_hosts=None,
-                  with_tags=False):
+                  with_service=False, service_states=None, live_hosts=None):
     """One page of servers: filters is a dict built by the compute API.
 
     ``sort_keys`` must end in a unique key (``id``) so keyset pagination is
@@ -300,14 +293,14 @@ def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
         params.update(('marker_%d' % i, v) for i, v in enumerate(values))
     query = _page_query(bool(filters.get('include_deleted')), filter_keys,
                         tuple(sort_keys), tuple(sort_dirs), marker_kind, with_service,
-                        service_states, live_hosts is not None, with_tags)
+                        service_states, live_hosts is not None)
     return conn.execute(query, params).mappings().all()
 
 
 @functools.lru_cache(maxsize=512)
 def _page_query(include_deleted, filter_keys, sort_keys, sort_dirs, marker_kind,
-                with_service, service_states=None, live_hosts_bound=False, with_tags=False):
-    query = _instances_select(with_service, with_tags)
+                with_service, service_states=None, live_hosts_bound=False):
+    query = _instances_select(with_service)
     if not include_deleted:
         query = query.where(instances.c.deleted == 0)
     for key in filter_keys:
@@ -404,11 +397,13 @@ def instances_create(rows, tags=()):
     """Insert new servers (dicts of column values), each with ``tags``;
     timestamps on the DB clock."""
     with engine.writer() as conn:
+        tags = sorted(set(tags))
         for row in rows:
-            conn.execute(sa.insert(instances).values(
-                created_at=db_now(), updated_at=db_now(), deleted=0, **row))
-        tag_rows = [{'resource_id': row['uuid'], 'tag': tag}
-                    for row in rows for tag in sorted(set(tags))]
+            # a row may bring its own copy of tags (the benchmarks' seeds)
+            conn.execute(sa.insert(instances).values({
+                'created_at': db_now(), 'updated_at': db_now(), 'deleted': 0,
+                'tags': tags_text(tags), **row}))
+        tag_rows = [{'resource_id': row['uuid'], 'tag': tag} for row in rows for tag in tags]
         if tag_rows:
             conn.execute(sa.insert(instance_tags), tag_rows)
 
@@ -424,7 +419,18 @@ def flavor_copy(flavor):
 #
 # Each write runs in one transaction that first locks the live server's row
 # (an UPDATE of updated_at, as Nova's instance save does): concurrent tag
-# writes of one server run one after the other, so the 50-tag limit holds.
+# writes of one server run one after the other, so the 50-tag limit holds,
+# and the row's copy of its tags (instances.tags) is written last.
+
+def tags_text(tags):
+    """instances.tags for ``tags`` (sorted)."""
+    return ','.join(tags) or None
+
+
+def _save_tags(conn, uuid, tags):
+    conn.execute(sa.update(instances).where(instances.c.uuid == uuid)
+                 .values(tags=tags_text(sorted(tags))))
+
 
 def _lock_server(conn, uuid, project_id):
     query = (sa.update(instances)
@@ -455,6 +461,7 @@ def tag_add(uuid, tag, limit, project_id=None):
         if len(existing) >= limit or tag in existing:
             return False, existing
         conn.execute(sa.insert(instance_tags).values(resource_id=uuid, tag=tag))
+        _save_tags(conn, uuid, existing + [tag])
         return True, existing
 
 
@@ -472,6 +479,7 @@ def tags_set(uuid, tags, project_id=None):
         if wanted - existing:
             conn.execute(sa.insert(instance_tags), [
                 {'resource_id': uuid, 'tag': t} for t in sorted(wanted - existing)])
+        _save_tags(conn, uuid, wanted)
         return sorted(wanted)
 
 
@@ -484,7 +492,10 @@ def tag_delete(uuid, tag=None, project_id=None):
         query = sa.delete(instance_tags).where(instance_tags.c.resource_id == uuid)
         if tag is not None:
             query = query.where(instance_tags.c.tag == tag)
-        return conn.execute(query).rowcount
+        deleted = conn.execute(query).rowcount
+        if deleted:
+            _save_tags(conn, uuid, _tags(conn, uuid))
+        return deleted
 
 
 def instance_update(uuid, expected_task_state=(), expected_vm_state=(), expected_host=None,
@@ -522,7 +533,7 @@ def instance_destroy(uuid, expected_host=None):
             query
             .values(deleted=instances.c.id, deleted_at=db_now(), updated_at=db_now(),
                     terminated_at=db_now(), vm_state='deleted', task_state=None,
-                    power_state=0))
+                    power_state=0, tags=None))
         # as Nova: a deleted server keeps no tags
         conn.execute(sa.delete(instance_tags).where(instance_tags.c.resource_id == uuid))
         return result.rowcount == 1

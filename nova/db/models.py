@@ -84,6 +84,10 @@ class Instance(_Timestamps, Base):
     metadata_json = sa.Column('metadata', sa.Text, nullable=False, default='{}', server_default='{}')
     security_groups_json = sa.Column('security_groups', sa.Text, nullable=True)
     display_description = sa.Column(sa.Text, nullable=True)
+    # the server's tags, sorted and joined by ',' (no tag has one), or NULL:
+    # instance_tags in the row, so a page of servers is one query; written
+    # in the transaction that writes instance_tags (db/api.py)
+    tags_text = sa.Column('tags', sa.Text, nullable=True)
     # the flavor as it was at create (2.47 embeds it): NULL only for a
     # server whose flavor was gone when the copy was made
     flavor_name = sa.Column(sa.String(255), nullable=True)

@@ -128,3 +128,26 @@ class OpenstackclientTest(cases.SeededTestCase):
         self.assertEqual('UP', self.nova.show(server['id']).json['server']['host_status'])
         self.osc(DEMO, '2.16', 'server', 'delete', server['id'])
         self.nova._wait(lambda: self.nova.show(server['id']).status == 404, 20, 'deleted')
+
+    def test_description_and_tags_at_2_53(self):
+        server = self.osc_json(DEMO, '2.53', 'server', 'create', '--image', 'cirros',
+                               '--flavor', 'm1.tiny', '--description', 'first web',
+                               '--tag', 'web', '--tag', 'prod', '--wait', 'tagged-by-osc')
+        self.addCleanup(self.osc, DEMO, '2.53', 'server', 'delete', server['id'])
+        self.assertEqual('ACTIVE', server['status'])
+        self.assertEqual('first web', server['description'])
+        self.assertEqual(['prod', 'web'], sorted(server['tags']))
+        self.osc(DEMO, '2.53', 'server', 'set', '--description', 'renamed web', '--tag',
+                 'eu', server['id'])
+        shown = self.osc_json(DEMO, '2.53', 'server', 'show', server['id'])
+        self.assertEqual('renamed web', shown['description'])
+        self.assertEqual(['eu', 'prod', 'web'], sorted(shown['tags']))
+        self.assertEqual('m1.tiny', shown['flavor']['original_name']
+                         if isinstance(shown['flavor'], dict) else shown['flavor'].split()[0])
+        names = [row['Name'] for row in self.osc_json(DEMO, '2.53', 'server', 'list',
+                                                       '--tags', 'eu,web')]
+        self.assertEqual(['tagged-by-osc'], names)
+        names = [row['Name'] for row in self.osc_json(DEMO, '2.53', 'server', 'list',
+                                                       '--not-tags', 'eu')]
+        self.assertNotIn('tagged-by-osc', names)
+        self.assertIn('c-up', names)

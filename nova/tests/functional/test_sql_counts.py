@@ -51,6 +51,8 @@ def seed(servers, hosts):
                 metadata=json.dumps({'k': str(i % 3)}), security_groups='["default"]',
                 flavor_name='m1.tiny', memory_mb=512, vcpus=1, root_gb=1, ephemeral_gb=0,
                 swap=0, display_description='server %d' % i,
+                tags=db.tags_text([t for t, every in (('even', 2), ('third', 3))
+                                   if i % every == 0]),
                 created_at=now - datetime.timedelta(seconds=i), updated_at=now, deleted=0))
         conn.execute(sa.insert(instances), rows)
         # tags (2.26): 'even' on every other server, 'third' on every third

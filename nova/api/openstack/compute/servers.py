@@ -64,7 +64,7 @@ class ServersController:
     @validation.documented(query=schema.list_query, response=schema.detail_response)
     def detail(self, req):
         access = server_access.list_access(req, sp.DETAIL, sp.DETAIL_ALL_TENANTS, detail=True)
-        rows, host_statuses = self._list(req, access, with_tags=req.at_least(avr.SERVER_TAGS))
+        rows, host_statuses = self._list(req, access)
         builder = views.ViewBuilder(req, access.view, host_statuses)
         servers = [builder.detail(row) for row in rows]
         return self._collection(req, 'servers/detail', servers)
@@ -72,13 +72,12 @@ class ServersController:
     @validation.documented(response=schema.show_response)
     def show(self, req, server_id):
         context = req.context
-        with_tags = req.at_least(avr.SERVER_TAGS)
         if context.is_admin:
             # policy may depend on the server's project: decided once the
             # row is read, which carries its host's service whenever 2.16
             # asks for host_status
             row, host_statuses = compute.show(context, server_id,
-                                              req.at_least(avr.HOST_STATUS), with_tags)
+                                              req.at_least(avr.HOST_STATUS))
             view = server_access.server_view(req, row['project_id'])
         else:
             # a non-admin only ever sees their own project's servers, so
@@ -86,7 +85,7 @@ class ServersController:
             # host_status the host's service is not joined at all
             view = server_access.server_view(req, context.project_id)
             row, host_statuses = compute.show(context, server_id,
-                                              view.host_status is not None, with_tags)
+                                              view.host_status is not None)
         policy.authorize(context, sp.SHOW, {'project_id': row['project_id']})
         return {'server': views.ViewBuilder(req, view, host_statuses).detail(row)}
 
@@ -98,7 +97,7 @@ class ServersController:
             body['servers_links'] = links
         return body
 
-    def _list(self, req, access, with_tags=False):
+    def _list(self, req, access):
         context = req.context
         params = req.GET
         filters = {}
@@ -143,8 +142,7 @@ class ServersController:
         if limit == 0:
             return [], None
         return compute.get_all(filters, sort_keys, sort_dirs, limit, params.get('marker'),
-                               access.view.host_status is not None, access.host_status_in,
-                               with_tags=with_tags)
+                               access.view.host_status is not None, access.host_status_in)
 
     @staticmethod
     def _name_pattern(name):
@@ -276,7 +274,7 @@ class ServersController:
                          {'user_id': row['user_id'], 'project_id': row['project_id']})
         values = {column: server[key] for key, column in _UPDATABLE if key in server}
         row = compute.update(context, row, **values) if values else compute.get(
-            context, server_id, with_tags=True)
+            context, server_id)
         view = server_access.ServerView(flavor_extra_specs=server_access.flavor_extra_specs(
             req, {'project_id': row['project_id']}))
         return {'server': views.ViewBuilder(req, view).updated(row)}

@@ -20,6 +20,7 @@ FLAVOR_COPY = (('flavor_name', 'name'), ('memory_mb', 'memory_mb'), ('vcpus', 'v
 def upgrade():
     with op.batch_alter_table('instances') as batch:
         batch.add_column(sa.Column('display_description', sa.Text, nullable=True))
+        batch.add_column(sa.Column('tags', sa.Text, nullable=True))
         batch.add_column(sa.Column('flavor_name', sa.String(255), nullable=True))
         for column, _ in FLAVOR_COPY[1:]:
             batch.add_column(sa.Column(column, sa.Integer, nullable=True))

@@ -91,8 +91,8 @@ class ViewBuilder:
             self._flavor_key = operator.itemgetter('flavor_id')
             self._flavors = _PerRequest(lambda flavor_id: {
                 'id': flavor_id, 'links': links.bookmark('flavors', flavor_id)})
-        # tags come joined by ',' (no tag contains one), or None
-        self._tags = _PerRequest(lambda text: sorted(text.split(',')) if text else [])
+        # tags come sorted, joined by ',' (no tag contains one), or None
+        self._tags = _PerRequest(lambda text: text.split(',') if text else [])
         self._images = _PerRequest(lambda image_ref: {
             'id': image_ref, 'links': links.bookmark('images', image_ref)} if image_ref else '')
         self._host_ids = _PerRequest(lambda key: host_id(*key))
