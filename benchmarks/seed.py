@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from nova.api.openstack import client_documents
 from nova.db import api as db
 from nova.db import engine
-from nova.db.models import instance_faults, instances, services
+from nova.db.models import flavors, instance_faults, instance_tags, instances, services
 
 PROJECT = 'demo'
 USER = 'demo'
@@ -35,6 +35,25 @@ def split_hosts(hosts):
             'forced': hosts[2 * tenth:3 * tenth], 'up': hosts[3 * tenth:]}
 
 
+_FLAVOR_COPIES = {}
+
+
+def _flavor_copy(flavor_id):
+    """The flavor columns compute.create copies into a server."""
+    if not _FLAVOR_COPIES:
+        with engine.reader() as conn:
+            for flavor in conn.execute(sa.select(flavors)).mappings():
+                _FLAVOR_COPIES[flavor['flavorid']] = db.flavor_copy(flavor)
+    return _FLAVOR_COPIES[flavor_id]
+
+
+def _tags(index):
+    """A third of the servers carry a tag or two (the 2.26 page reads them)."""
+    if index % 3:
+        return []
+    return ['ha'] + (['tier-web'] if index % 2 == 0 else [])
+
+
 def _server(index, host, rng, project=PROJECT, user=USER):
     """Column values of one server, shaped like compute.create's rows."""
     roll = rng.random()
@@ -46,7 +65,8 @@ def _server(index, host, rng, project=PROJECT, user=USER):
         metadata=json.dumps({'ha': 'true', 'tier': 'web'}) if index % 5 == 0 else '{}',
         security_groups=json.dumps(['default']) if index % 10 else None,
         key_name='bench-key' if index % 3 == 0 else None, power_state=1, progress=0,
-        access_ip_v4=None, access_ip_v6=None, config_drive='', disk_config='MANUAL')
+        access_ip_v4=None, access_ip_v6=None, config_drive='', disk_config='MANUAL',
+        display_description=None, **_flavor_copy(str(1 + index % 5)))
     if host is None or roll < 0.01:
         row.update(vm_state='error', task_state=None, power_state=0,
                    availability_zone='', _fault=True)
@@ -78,6 +98,7 @@ def seed_small(servers=1000, hosts=50, seed=5):
             faulted.append(row['uuid'])
         rows.append(row)
     db.instances_create(rows)
+    insert_tags(rows)
     launched = db.db_time()
     with engine.writer() as conn:
         conn.execute(sa.update(instances).where(instances.c.vm_state != 'error')
@@ -95,11 +116,20 @@ def analyze():
     and the embedded default never tells it: left alone there."""
     statements = {
         'postgresql': ['ANALYZE'],
-        'mysql': ['ANALYZE TABLE services, instances, instance_faults'],
+        'mysql': ['ANALYZE TABLE services, instances, instance_faults, instance_tags'],
     }
     with engine.writer() as conn:
         for statement in statements.get(conn.dialect.name, []):
             conn.exec_driver_sql(statement).close()
+
+
+def insert_tags(rows, first=0):
+    """The tags of servers seeded in order from index ``first``."""
+    tag_rows = [{'resource_id': row['uuid'], 'tag': tag}
+                for index, row in enumerate(rows, first) for tag in _tags(index)]
+    if tag_rows:
+        with engine.writer() as conn:
+            conn.execute(sa.insert(instance_tags), tag_rows)
 
 
 def heartbeat(service_ids):
@@ -148,5 +178,6 @@ def seed_scale(servers=100000, hosts=5000, projects=100, seed=7, batch=5000):
             rows.append(row)
         with engine.writer() as conn:
             conn.execute(sa.insert(instances), rows)
+        insert_tags(rows, first)
     with engine.writer() as conn:
         conn.execute(sa.insert(instance_faults), faults)

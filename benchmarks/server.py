@@ -21,7 +21,8 @@ def free_port():
 
 
 class AllInOne:
-    def __init__(self, data_dir, service_down_time=None, api_workers=None, config_files=()):
+    def __init__(self, data_dir, service_down_time=None, api_workers=None, config_files=(),
+                 metrics_port=0):
         self.data_dir = data_dir
         self.port = free_port()
         self.url = 'http://127.0.0.1:%d' % self.port
@@ -31,7 +32,7 @@ class AllInOne:
         # steady state to time requests against.
         self.command = [sys.executable, '-m', 'nova.cmd.all_in_one', '--hosts', '0',
                         '--port', str(self.port), '--data-dir', data_dir,
-                        '--no-host-status-watcher']
+                        '--no-host-status-watcher', '--metrics-port', str(metrics_port)]
         for path in self.config_files:
             self.command += ['--config-file', path]
         if service_down_time is not None:

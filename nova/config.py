@@ -14,9 +14,9 @@ def parse_args(argv, default_config_files=None):
 
 
 def check_liveness_backend():
-    """Refuse to start on a tooz backend_url the driver could not honour,
+    """Refuse to start on a backend_url the lease driver could not honour,
     rather than fail in a heartbeat thread or a request later."""
-    if CONF.servicegroup.driver == 'tooz':
+    if CONF.servicegroup.driver in ('lease', 'tooz'):
         try:
             liveness_backend.parse(CONF.servicegroup.backend_url, CONF.service_down_time)
         except liveness_backend.InvalidBackendURL as exc:

@@ -108,3 +108,30 @@ class MaintenanceWindowOverlap(Conflict):
 
 class MaintenanceWindowNotEditable(Conflict):
     msg_fmt = 'Maintenance window %(window_id)s is %(state)s: %(what)s.'
+
+
+class InstanceTagNotFound(NotFound):
+    msg_fmt = "Instance %(instance_id)s has no tag '%(tag)s'"
+
+
+class TooManyInstanceTags(Invalid):
+    msg_fmt = 'The number of tags exceeded the per-server limit %(limit)d'
+
+
+class InstanceMappingNotFound(NotFound):
+    # what Nova answers for an unknown server's tags
+    msg_fmt = 'Instance %(uuid)s has no mapping to a cell.'
+
+
+class InstanceInvalidState(Conflict):
+    """``attr`` (vm_state, task_state or launched_at) of the server forbids
+    ``action`` (the name the API gives it); worded as Nova's API words it."""
+    msg_fmt = "Cannot '%(action)s' instance %(instance_uuid)s while it is in %(attr)s %(state)s"
+
+
+class InstanceNotReady(Conflict):
+    msg_fmt = 'Instance %(instance_id)s is not ready'
+
+
+class ComputeServiceInUse(Invalid):
+    msg_fmt = 'Compute service of %(host)s is still in use.'

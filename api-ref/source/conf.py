@@ -13,7 +13,7 @@ def _microversion(name):
     """MIN_VERSION / MAX_VERSION as the code declares them, read without
     importing the package, so the page's version selector cannot drift."""
     with open(_VERSIONS) as f:
-        return re.search(r"^%s = '([0-9.]+)'$" % name, f.read(), re.M).group(1)
+        return re.search(r"^%s = '([0-9.]+)'" % name, f.read(), re.M).group(1)
 
 
 extensions = ['os_api_ref', 'openstackdocstheme']

@@ -32,6 +32,12 @@ def parse(argv):
         description='Run the compute API and simulated compute hosts in one process tree.')
     parser.add_argument('--hosts', type=int, default=3, help='compute hosts (default 3)')
     parser.add_argument('--port', type=int, default=8774, help='API port (default 8774)')
+    parser.add_argument('--metrics-port', type=int, default=9774,
+                        help='port of the API processes\' Prometheus metrics on 127.0.0.1 '
+                             '(default 9774; 0 serves none)')
+    parser.add_argument('--watcher-metrics-port', type=int, default=9775,
+                        help='port of the host-status watcher\'s Prometheus metrics on '
+                             '127.0.0.1 (default 9775; 0 serves none)')
     parser.add_argument('--data-dir', default=os.path.abspath('nova-data'),
                         help='state directory (default ./nova-data)')
     parser.add_argument('--service-down-time', type=int,
@@ -40,8 +46,8 @@ def parse(argv):
                         help='seconds between heartbeats')
     parser.add_argument('--api-workers', type=int, help='API worker processes')
     parser.add_argument('--servicegroup-url', metavar='URL',
-                        help='heartbeats in this tooz backend instead of the database '
-                             '([servicegroup] driver = tooz), e.g. redis://127.0.0.1:6379 '
+                        help='heartbeats on this Redis or etcd instead of the database '
+                             '([servicegroup] driver = lease), e.g. redis://127.0.0.1:6379 '
                              'or etcd3+http://127.0.0.1:2379')
     parser.add_argument('--no-host-status-watcher', action='store_true',
                         help='do not start nova-host-status-watcher (run it elsewhere, '
@@ -59,8 +65,10 @@ def write_config(args):
         f.write('# Written by nova-all-in-one at every start; put your own settings\n'
                 '# in a file passed with --config-file.\n'
                 '[database]\nconnection = sqlite:///%s\n\n'
-                '[oslo_policy]\npolicy_file = %s\n'
-                % (os.path.join(data_dir, 'nova.sqlite'), os.path.join(data_dir, 'policy.yaml')))
+                '[oslo_policy]\npolicy_file = %s\n\n'
+                '[compute]\nfake_state_dir = %s\n'
+                % (os.path.join(data_dir, 'nova.sqlite'), os.path.join(data_dir, 'policy.yaml'),
+                   os.path.join(data_dir, 'hypervisors')))
     policy_file = os.path.join(data_dir, 'policy.yaml')
     if not os.path.exists(policy_file):
         with open(policy_file, 'w') as f:
@@ -75,21 +83,50 @@ def write_config(args):
         f.write('\n[api]\nbind_host = 127.0.0.1\nbind_port = %d\n' % args.port)
         if args.api_workers is not None:
             f.write('workers = %d\n' % args.api_workers)
+        f.write('metrics_host = 127.0.0.1\nmetrics_port = %d\n' % args.metrics_port)
+        f.write('\n[host_status_watcher]\nmetrics_host = 127.0.0.1\nmetrics_port = %d\n'
+                % args.watcher_metrics_port)
         if args.servicegroup_url:
-            f.write('\n[servicegroup]\ndriver = tooz\nbackend_url = %s\n'
+            f.write('\n[servicegroup]\ndriver = lease\nbackend_url = %s\n'
                     % args.servicegroup_url.replace('$', '$$'))   # oslo.config's $ substitution
     files = [base] + [os.path.abspath(p) for p in args.config_file] + [flags]
     return data_dir, [arg for path in files for arg in ('--config-file', path)]
 
 
-def check_port_free(port):
+def check_port_free(port, flag='--port'):
     # Otherwise the readiness check could be answered by someone else's server.
     with socket.socket() as sock:
         try:
             sock.bind(('127.0.0.1', port))
         except OSError as exc:
             raise SystemExit('port %d on 127.0.0.1 is taken (%s); choose another with '
-                             '--port' % (port, exc.strerror))
+                             '%s' % (port, exc.strerror, flag))
+
+
+def check_ports(args):
+    """Every port this tree listens on is free and its own."""
+    ports = [(args.port, '--port'), (args.metrics_port, '--metrics-port')]
+    if not args.no_host_status_watcher:
+        ports.append((args.watcher_metrics_port, '--watcher-metrics-port'))
+    ports = [(port, flag) for port, flag in ports if port]
+    seen = {}
+    for port, flag in ports:
+        if port in seen:
+            raise SystemExit('%s and %s are both %d; give each its own port'
+                             % (seen[port], flag, port))
+        seen[port] = flag
+        check_port_free(port, flag)
+
+
+def metrics_urls(args):
+    """[(what, URL)] of the metrics this tree serves."""
+    urls = []
+    if args.metrics_port:
+        urls.append(('API metrics', 'http://127.0.0.1:%d/metrics' % args.metrics_port))
+    if args.watcher_metrics_port and not args.no_host_status_watcher:
+        urls.append(('watcher metrics',
+                     'http://127.0.0.1:%d/metrics' % args.watcher_metrics_port))
+    return urls
 
 
 def wait_for_api(url, processes, timeout=60):
@@ -105,16 +142,18 @@ def wait_for_api(url, processes, timeout=60):
     raise SystemExit('nova-api did not answer on %s' % url)
 
 
-def banner(data_dir, port, hosts):
+def banner(data_dir, port, hosts, metrics=()):
     base = 'http://127.0.0.1:%d' % port
     ep = base + '/v2.1'
+    metric_lines = ''.join('  %-15s: %s   (Prometheus; etc/prometheus has rules)\n'
+                           % (what, url) for what, url in metrics)
     return f"""
 nova-all-in-one is ready.
-  data directory : {data_dir}   (nova.conf, policy.yaml, nova.sqlite, logs)
+  data directory : {data_dir}   (nova.conf, policy.yaml, nova.sqlite, logs, hypervisors)
   compute API    : {ep}   (noauth2: token "user:project"; user admin is an admin)
   compute hosts  : {', '.join(hosts)}
   status events  : {ep}/os-host-status-events   (long poll: ?after=<next>&wait=25)
-
+{metric_lines}
 Try (README.rst, "Using real clients", has more):
   export OS_AUTH_TYPE=admin_token OS_TOKEN=admin:admin OS_ENDPOINT={ep}
   export OS_IMAGE_ENDPOINT_OVERRIDE={base}/image OS_IDENTITY_ENDPOINT_OVERRIDE={base}/identity/v3
@@ -131,7 +170,7 @@ Ctrl-C stops everything.
 
 def main(argv=None):
     args = parse(sys.argv[1:] if argv is None else argv)
-    check_port_free(args.port)
+    check_ports(args)
     data_dir, config_args = write_config(args)
     python = sys.executable
     log_dir = os.path.join(data_dir, 'logs')
@@ -176,7 +215,7 @@ def main(argv=None):
                   [python, '-m', 'nova.cmd.host_status_watcher'] + config_args)
             watcher = processes[-1]
         wait_for_api('http://127.0.0.1:%d/' % args.port, processes)
-        print(banner(data_dir, args.port, hosts), flush=True)
+        print(banner(data_dir, args.port, hosts, metrics_urls(args)), flush=True)
         while True:
             if processes[0].poll() is not None:
                 print('nova-api exited (%s); stopping' % processes[0].returncode, flush=True)

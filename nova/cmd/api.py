@@ -28,9 +28,24 @@ def check_auth_exposure():
                          'allow_noauth2_on_public_address = true.' % CONF.api.bind_host)
 
 
+def serve_metrics():
+    """The metrics of every worker, served by this (the master) process on
+    [api] metrics_host:metrics_port; None when the port is 0."""
+    if not CONF.api.metrics_port:
+        return None
+    from nova.metrics import multiprocess
+    multiprocess.enable()
+    from nova.metrics import exposition
+    exposition.check_not_api_port(CONF.api.metrics_port, CONF.api.bind_port,
+                                  '[api] metrics_port')
+    return exposition.MetricsServer(multiprocess.registry(), CONF.api.metrics_host,
+                                    CONF.api.metrics_port, '[api] metrics_port')
+
+
 class GunicornApp(gunicorn_base.BaseApplication):
-    def __init__(self, argv):
+    def __init__(self, argv, metrics=None):
         self.argv = argv
+        self.metrics = metrics
         super().__init__()
 
     def load_config(self):
@@ -47,11 +62,14 @@ class GunicornApp(gunicorn_base.BaseApplication):
         if 'control_socket_disable' in self.cfg.settings:
             # one shared per-user socket path would clash between instances
             self.cfg.set('control_socket_disable', True)
+        if self.metrics is not None:
+            # the master serves the metrics; a worker must not hold their port
+            self.cfg.set('post_fork', lambda arbiter, worker: self.metrics.close_listener())
 
     def load(self):
         # Each worker builds its own app, engine and policy enforcer.
         from nova.api.openstack import wsgi_app
-        application = wsgi_app.load_app()
+        application = wsgi_app.load_app(request_metrics=self.metrics is not None)
         wsgi_app.serve()
         return application
 
@@ -60,7 +78,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv)
     check_auth_exposure()
-    GunicornApp(argv).run()
+    GunicornApp(argv, serve_metrics()).run()
     return 0
 
 

@@ -17,42 +17,36 @@ from nova import servicegroup
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
-# A page of up to this many servers reads its hosts' services joined beside
-# each server in the page statement (about 1 us a server on SQLite); a
-# longer one reads them in one more statement for its distinct hosts (about
-# 70 us, then 1.5 us a host): benchmarks/README.rst. Both read the same rows
-# in the same transaction; only the cost differs.
-HOST_STATUS_JOIN_MAX = 100
-
 NO_VALID_HOST = 'No valid host was found. There are not enough hosts available.'
 POWER_NOSTATE = 0
 
 
-def get(context, uuid):
+def get(context, uuid, with_tags=False):
     """The server ``uuid``; non-admins only see their own project's servers."""
-    return _get(context, uuid, with_service=False)
+    return _get(context, uuid, with_service=False, with_tags=with_tags)
 
 
-def _get(context, uuid, with_service):
-    project_id = None if context.is_admin else context.project_id
+def _get(context, uuid, with_service, with_tags=False, any_project=False):
+    project_id = None if context.is_admin or any_project else context.project_id
     with engine.reader() as conn:
-        row = db.instance_get(conn, uuid, project_id, with_service=with_service)
+        row = db.instance_get(conn, uuid, project_id, with_service=with_service,
+                              with_tags=with_tags)
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
     return row
 
 
-def show(context, uuid, with_host_status):
+def show(context, uuid, with_host_status, with_tags=False):
     """(server, {its host: host_status} or None): one statement, its host's
     service joined beside it when host_status is asked for."""
-    row = _get(context, uuid, with_service=with_host_status)
+    row = _get(context, uuid, with_service=with_host_status, with_tags=with_tags)
     if not with_host_status:
         return row, None
     return row, _host_statuses(db.joined_compute_services([row]))
 
 
 def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
-            host_status_in=None):
+            host_status_in=None, with_tags=False):
     """(rows, {host: host_status} or None) of one page, in one read
     transaction. The page's marker is looked up inside the page statement;
     one that matches no server is MarkerNotFound. ``host_status_in`` (a set
@@ -62,19 +56,17 @@ def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
     if host_status_in is not None:
         states = host_status.service_states(host_status_in)
         live_hosts = _all_hosts_up()
-    join = host_status_in is not None or (with_host_status and limit <= HOST_STATUS_JOIN_MAX)
+    # one plan for every page: each server's host service joined beside it
+    # in the page statement (benchmarks/README.rst, "How host_status is read")
     with engine.reader() as conn:
         rows = db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker,
-                                with_service=join, service_states=states,
-                                live_hosts=live_hosts)
+                                with_service=with_host_status, service_states=states,
+                                live_hosts=live_hosts, with_tags=with_tags)
         if not rows and marker is not None and db.instance_marker(conn, marker) is None:
             raise exception.MarkerNotFound(marker=marker)
-        if not with_host_status:
-            return rows, None
-        if join:
-            services = db.joined_compute_services(rows)
-        else:
-            services = db.compute_services(conn, {row['host'] for row in rows})
+    if not with_host_status:
+        return rows, None
+    services = db.joined_compute_services(rows)
     if live_hosts is not None:
         # the filter's answer and the page's agree: one read of liveness
         return rows, host_status.by_host(services, live_hosts)
@@ -116,14 +108,15 @@ def admin_password():
 
 
 def create(context, name, image_ref, flavor_id, count, availability_zone=None,
-           metadata=None, security_groups=None, **attributes):
+           metadata=None, security_groups=None, tags=(), **attributes):
     # metadata and security_groups are JSON text columns of the instance row
     """Create ``count`` servers; returns (reservation_id, [uuid, ...]).
 
     Hosts are chosen now; each host's nova-compute builds its servers. With
     no valid host the servers go straight to ERROR with a fault.
     """
-    if db.flavor_get(flavor_id) is None:
+    flavor = db.flavor_get(flavor_id)
+    if flavor is None:
         raise exception.FlavorNotFound(flavor_id=flavor_id)
     zone = CONF.default_availability_zone
     if availability_zone not in (None, zone):
@@ -140,7 +133,7 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
             reservation_id=reservation_id, launch_index=index,
             metadata=json.dumps(metadata or {}),
             security_groups=json.dumps(security_groups) if security_groups else None,
-            power_state=POWER_NOSTATE, progress=0, **attributes)
+            power_state=POWER_NOSTATE, progress=0, **db.flavor_copy(flavor), **attributes)
         if hosts:
             row.update(host=hosts[index], node=hosts[index], availability_zone=zone,
                        vm_state='building', task_state='scheduling')
@@ -148,7 +141,7 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
             row.update(availability_zone=availability_zone or '',
                        vm_state='error', task_state=None)
         rows.append(row)
-    db.instances_create(rows)
+    db.instances_create(rows, tags)
     if not hosts:
         for row in rows:
             db.instance_fault_create(row['uuid'], 500, NO_VALID_HOST,
@@ -173,3 +166,78 @@ def _host_is_up(host):
     delete then could orphan a server on a live compute."""
     services = db.service_list(host=host, binary=db.COMPUTE_BINARY)
     return bool(services) and servicegroup.API().service_is_up(services[0])
+
+
+def update(context, row, **values):
+    """Set user-editable columns of a server (name, description, access
+    IPs, disk config); returns the server as read after the change."""
+    if not db.instance_update(row['uuid'], **values):
+        raise exception.InstanceNotFound(instance_id=row['uuid'])
+    return get(context, row['uuid'], with_tags=True)
+
+
+# ------------------------------------------------------------------ tags
+#
+# As Nova: a server of any project is looked up (so another project's caller
+# is refused by policy, not told it is absent), and tags are written only
+# while the server is in one of these states.
+
+MAX_TAGS = 50
+TAG_WRITABLE_VM_STATES = frozenset(('active', 'paused', 'suspended', 'stopped'))
+
+
+def get_for_tags(context, uuid):
+    try:
+        return _get(context, uuid, with_service=False, any_project=True)
+    except exception.InstanceNotFound:
+        raise exception.InstanceMappingNotFound(uuid=uuid)
+
+
+def tags(uuid):
+    with engine.reader() as conn:
+        return db.tags_get(conn, uuid)
+
+
+def check_tag_writable(row, action):
+    if row['vm_state'] not in TAG_WRITABLE_VM_STATES:
+        raise exception.InstanceInvalidState(action=action, instance_uuid=row['uuid'],
+                                             attr='vm_state', state=row['vm_state'])
+
+
+def tag_add(row, tag):
+    """True when added, False when the server already had it."""
+    check_tag_writable(row, 'update tag')
+    result = db.tag_add(row['uuid'], tag, MAX_TAGS)
+    if result is None:
+        raise exception.InstanceNotFound(instance_id=row['uuid'])
+    added, existing = result
+    if not added and len(existing) >= MAX_TAGS:
+        # Nova judges the limit before looking for the tag
+        raise exception.TooManyInstanceTags(limit=MAX_TAGS)
+    return added
+
+
+def tags_set(row, new_tags):
+    check_tag_writable(row, 'update tags')
+    result = db.tags_set(row['uuid'], new_tags)
+    if result is None:
+        raise exception.InstanceNotFound(instance_id=row['uuid'])
+    return result
+
+
+def tag_delete(row, tag):
+    check_tag_writable(row, 'delete tag')
+    if not _deleted(row, tag):
+        raise exception.InstanceTagNotFound(instance_id=row['uuid'], tag=tag)
+
+
+def tags_delete_all(row):
+    check_tag_writable(row, 'delete tags')
+    _deleted(row, None)
+
+
+def _deleted(row, tag):
+    count = db.tag_delete(row['uuid'], tag)
+    if count is None:
+        raise exception.InstanceNotFound(instance_id=row['uuid'])
+    return count

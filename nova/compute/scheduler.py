@@ -17,10 +17,24 @@ LOG = logging.getLogger(__name__)
 def select_hosts(count):
     """``count`` hosts (repeats allowed), or None when no host is valid
     (liveness that cannot be read makes no host valid)."""
+    return _pick(count)
+
+
+def select_evacuation_host(source, requested=None):
+    """A host to rebuild a server of ``source`` on, or None: an UP,
+    enabled host other than the source, least loaded first; with
+    ``requested``, that host if it is one of those (Nova's scheduler
+    checking a destination that is not forced)."""
+    picks = _pick(1, exclude=source, only=requested)
+    return picks[0] if picks else None
+
+
+def _pick(count, exclude=None, only=None):
     with engine.reader() as conn:
         services = db.services_with_liveness(conn, binary=db.COMPUTE_BINARY)
         enabled = {s['host']: s for s in services
-                   if not s['disabled'] and not s['forced_down']}
+                   if not s['disabled'] and not s['forced_down']
+                   and s['host'] != exclude and only in (None, s['host'])}
         try:
             candidates = sorted(servicegroup.API().hosts_up(enabled))
         except exception.ServiceGroupUnavailable as exc:

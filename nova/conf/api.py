@@ -16,6 +16,13 @@ api_opts = [
                     'no quotas, so this bounds what one request can create.'),
     cfg.StrOpt('bind_host', default='127.0.0.1', help='Address the API listens on.'),
     cfg.PortOpt('bind_port', default=8774, help='Port the API listens on.'),
+    cfg.HostAddressOpt('metrics_host', default='127.0.0.1',
+                       help='Address the Prometheus metrics of the API (requests by '
+                            'route, method and status) are served on, by the nova-api '
+                            'master process for all its workers; never the API port.'),
+    cfg.PortOpt('metrics_port', default=0,
+                help='Port of the API metrics; 0 serves none. A port that is '
+                     'taken stops nova-api at start.'),
     cfg.IntOpt('workers', default=2, min=1, help='Number of API worker processes.'),
     cfg.IntOpt('threads', default=8, min=2,
                help='Threads of each API worker (gunicorn gthread): a long poll of '

@@ -8,6 +8,10 @@ compute_opts = [
                       'for servers to build or delete on its host.'),
     cfg.FloatOpt('fake_spawn_seconds', default=0.2, min=0,
                  help='How long the fake virt driver takes to spawn a server.'),
+    cfg.StrOpt('fake_state_dir',
+               help='Directory where the fake virt driver keeps the guests of each '
+                    'host (<host>.json), so they outlive a nova-compute restart as a '
+                    'real hypervisor\'s do. Unset: in memory only.'),
 ]
 
 

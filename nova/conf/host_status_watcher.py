@@ -16,6 +16,31 @@ watcher_opts = [
                     'by the active watcher and their cursors answer 400. Finished '
                     'maintenance windows stay listed this long after their end, '
                     'and at least 7 days.'),
+    cfg.HostAddressOpt('metrics_host', default='127.0.0.1',
+                       help='Address the watcher serves its Prometheus metrics on '
+                            '(they name every host: keep them off public networks).'),
+    cfg.PortOpt('metrics_port', default=0,
+                help='Port of the watcher metrics; 0 serves none. A port that is '
+                     'taken stops the watcher at start.'),
+    cfg.BoolOpt('notify_masakari', default=False,
+                help='Act as the host monitor of OpenStack Masakari: when a compute '
+                     'host becomes DOWN (forced down: a fence confirmed it is off), '
+                     'the active watcher sends Masakari the COMPUTE_HOST notification '
+                     'that starts its recovery of the servers there, once per '
+                     'transition. The [masakari] group says how to reach it.'),
+    cfg.FloatOpt('notify_after_unknown', min=0,
+                 help='Also notify Masakari when a host has been UNKNOWN (heartbeat '
+                      'stale, never forced down) this many seconds. Unset, a stale '
+                      'heartbeat alone never starts a recovery: without a fence the '
+                      'host may still run its servers while Masakari evacuates them '
+                      '(see the operator guide).'),
+    cfg.FloatOpt('force_down_after_unknown', min=0,
+                 help='Force down a compute service whose host has been UNKNOWN this '
+                      'many seconds, as a fencing agent does once it has powered the '
+                      'host off. Only for hosts whose stale heartbeat proves them dead '
+                      '(the simulated hosts of nova-all-in-one, a drill): a live host '
+                      'forced down would run its servers twice once they are '
+                      'evacuated. Unset: never.'),
 ]
 
 

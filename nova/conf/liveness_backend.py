@@ -1,17 +1,27 @@
-"""[servicegroup] backend_url, checked and completed for the tooz driver.
+"""[servicegroup] backend_url, checked and completed for the lease driver.
 
 service_down_time is the one liveness knob for every driver, so the
 membership timeout the backend enforces is always service_down_time: a URL
 that names another one is refused rather than silently overridden. Every
-backend request gets a bounded timeout (tooz's own default is 30 s), which
-is also how long the API waits for one liveness read.
+backend request gets a bounded timeout (2 s unless the URL says), which is
+also how long the API waits for one liveness read.
+
+The URLs are tooz's (the driver's first backend client), so configs written
+for it keep working:
+
+- ``redis://[:PASSWORD@]HOST:PORT[?socket_timeout=S][&db=N]``; with
+  ``sentinel=NAME`` HOST:PORT is a Sentinel, and each ``sentinel_fallback=
+  HOST:PORT`` another one, which the client asks for the primary of NAME.
+- ``etcd3+http://HOST:PORT[?timeout=S]`` (etcd3+https too); each
+  ``endpoints=HOST:PORT[,HOST:PORT]`` names another member of the cluster,
+  tried in turn when one does not answer.
 """
 import dataclasses
 import urllib.parse
 
 DEFAULT_TIMEOUT = 2
 
-# scheme -> the URL option that bounds one request of tooz's client for it
+# scheme -> the URL option that bounds one request
 _TIMEOUT_OPTION = {
     'redis': 'socket_timeout',
     'etcd3+http': 'timeout',
@@ -25,9 +35,17 @@ class InvalidBackendURL(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class Backend:
-    url: str            # what tooz is given
+    url: str            # the URL completed (membership_timeout, its timeout)
     kind: str           # 'redis' or 'etcd'
     timeout: float      # seconds one request (and one API liveness read) may take
+    membership_timeout: int = 60    # service_down_time
+    # (host, port) of every server to try, the URL's own first: Redis's
+    # Sentinels with a sentinel name, else the one Redis; etcd's members
+    endpoints: tuple = ()
+    sentinel: str = None
+    password: str = dataclasses.field(default=None, repr=False)
+    db: int = 0
+    tls: bool = False
 
     def __str__(self):
         # for logs: never the password
@@ -42,7 +60,7 @@ def parse(url, service_down_time):
     """The Backend for ``url``; raises InvalidBackendURL."""
     if not url:
         raise InvalidBackendURL(
-            '[servicegroup] driver = tooz needs [servicegroup] backend_url, e.g. '
+            '[servicegroup] driver = lease needs [servicegroup] backend_url, e.g. '
             'redis://127.0.0.1:6379 or etcd3+http://127.0.0.1:2379')
     parts = urllib.parse.urlsplit(url)
     scheme = parts.scheme.lower()
@@ -50,7 +68,8 @@ def parse(url, service_down_time):
         raise InvalidBackendURL(
             '[servicegroup] backend_url scheme %r is not supported; use one of %s'
             % (parts.scheme, ', '.join(sorted(_TIMEOUT_OPTION))))
-    options = dict(urllib.parse.parse_qsl(parts.query, keep_blank_values=True))
+    pairs = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    options = dict(pairs)
     given = options.get('membership_timeout')
     if given is not None and _number(given, 'membership_timeout') != service_down_time:
         raise InvalidBackendURL(
@@ -69,10 +88,40 @@ def parse(url, service_down_time):
     if timeout <= 0:
         raise InvalidBackendURL('[servicegroup] backend_url %s must be positive'
                                 % timeout_option)
+    redis = scheme == 'redis'
+    first = (parts.hostname or '127.0.0.1', _port(parts, 6379 if redis else 2379))
+    others = [value for name, value in pairs
+              if name == ('sentinel_fallback' if redis else 'endpoints')]
+    endpoints = (first,) + tuple(_address(item) for value in others
+                                 for item in value.split(',') if item)
+    if redis and 'sentinel' not in options and len(endpoints) > 1:
+        raise InvalidBackendURL('[servicegroup] backend_url sentinel_fallback needs '
+                                'sentinel=NAME (the name of the primary)')
     complete = parts._replace(query=urllib.parse.urlencode(options))
     return Backend(url=urllib.parse.urlunsplit(complete),
-                   kind='redis' if scheme == 'redis' else 'etcd',
-                   timeout=timeout)
+                   kind='redis' if redis else 'etcd', timeout=timeout,
+                   membership_timeout=service_down_time,
+                   endpoints=endpoints, sentinel=options.get('sentinel') or None,
+                   password=(urllib.parse.unquote(parts.password) if parts.password
+                             else options.get('password') or None),
+                   db=int(_number(options.get('db', '0'), 'db')),
+                   tls=scheme == 'etcd3+https' or options.get('ssl') in ('1', 'true', 'True'))
+
+
+def _port(parts, default):
+    try:
+        return parts.port or default
+    except ValueError:
+        raise InvalidBackendURL('[servicegroup] backend_url has a port that is not a '
+                                'number') from None
+
+
+def _address(text):
+    host, _, port = text.strip().rpartition(':')
+    if not host or not port.isdigit():
+        raise InvalidBackendURL('[servicegroup] backend_url endpoint %r is not HOST:PORT'
+                                % text)
+    return host.strip('[]'), int(port)
 
 
 def _number(value, name):

@@ -6,26 +6,29 @@ servicegroup_opts = [
     cfg.StrOpt('driver', default='db',
                choices=[('db', 'heartbeats are UPDATEs of the services table; the SQL '
                                'database judges liveness on its own clock'),
-                        ('tooz', 'heartbeats go to the tooz backend of backend_url '
-                                 '(Redis or etcd), which expires a silent compute on its '
-                                 'own clock; the SQL database receives no heartbeat')],
+                        ('lease', 'heartbeats renew a per-host lease on the Redis or '
+                                  'etcd of backend_url, which expires a silent compute on '
+                                  'its own clock; the SQL database receives no heartbeat'),
+                        ('tooz', 'the former name of lease, kept for existing configs')],
                help='Where heartbeats are written and liveness is read. Set it the same '
                     'on every API and compute host.'),
     cfg.StrOpt('backend_url', secret=True,
-               help='With driver = tooz: the tooz URL of the liveness backend, '
-                    'redis://[:PASSWORD@]HOST:PORT[?socket_timeout=S] or '
-                    'etcd3+http://HOST:PORT[?timeout=S] (etcd3+https too). The '
+               help='With driver = lease: the URL of the liveness backend (tooz\'s form), '
+                    'redis://[:PASSWORD@]HOST:PORT[?socket_timeout=S] (with '
+                    'sentinel=NAME&sentinel_fallback=HOST:PORT for Redis Sentinel) or '
+                    'etcd3+http://HOST:PORT[?timeout=S][&endpoints=HOST:PORT,...] '
+                    '(etcd3+https too; endpoints: the other cluster members). The '
                     'membership timeout is service_down_time: a URL that sets '
                     'membership_timeout to anything else is refused at start. '
                     'socket_timeout (Redis) or timeout (etcd, whole seconds) bounds '
                     'each backend request, and so how long a hung backend can hold an '
                     'API request; 2 s when the URL sets none.'),
     cfg.BoolOpt('tooz_also_db_heartbeat', default=False,
-                help='With driver = tooz, nova-compute also writes the db driver\'s '
+                help='With driver = lease, nova-compute also writes the db driver\'s '
                      'heartbeat (an UPDATE of its services row) every report_interval, '
                      'so API hosts still on driver = db judge it correctly. Only for '
-                     'switching a running cloud between db and tooz (README, "Liveness '
-                     'backend"); leave it off otherwise.'),
+                     'switching a running cloud between db and lease (operator guide, '
+                     '"Liveness backends"); leave it off otherwise.'),
 ]
 
 

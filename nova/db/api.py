@@ -12,7 +12,7 @@ from nova import exception
 from nova.db import engine
 from nova.db import liveness
 from nova.db.dbtime import db_now
-from nova.db.models import flavors, instance_faults, instances, services
+from nova.db.models import flavors, instance_faults, instance_tags, instances, services
 
 CONF = nova.conf.CONF
 
@@ -68,32 +68,11 @@ def services_with_liveness(conn, host=None, binary=None, service_id=None, uuid=N
                         {'service_down_time': CONF.service_down_time}).mappings().all()
 
 
-@functools.cache
-def _compute_services_query():
-    return sa.select(services.c.host, services.c.binary, services.c.disabled,
-                     services.c.forced_down, liveness.is_up(services).label('is_up')).where(
-        services.c.deleted == 0, services.c.binary == COMPUTE_BINARY,
-        services.c.host.in_(sa.bindparam('hosts', expanding=True)))
-
-
-def compute_services(conn, hosts):
-    """{host: row} of the live nova-compute services on ``hosts`` (None is
-    ignored; a host without one is absent), one statement however many.
-    Each row has host, binary, disabled, forced_down and is_up."""
-    hosts = sorted(set(hosts) - {None})
-    if not hosts:
-        return {}
-    rows = conn.execute(_compute_services_query(), {
-        'hosts': hosts, 'service_down_time': CONF.service_down_time}).all()
-    return {host: {'host': host, 'binary': binary, 'disabled': disabled,
-                   'forced_down': forced_down, 'is_up': is_up}
-            for host, binary, disabled, forced_down, is_up in rows}
-
-
 def joined_compute_services(rows):
-    """{host: service} from server rows read ``with_service``: the same
-    mapping compute_services gives, taken from the columns joined beside
-    each server (the servers of one host share them)."""
+    """{host: service} from server rows read ``with_service``, taken from
+    the columns joined beside each server (the servers of one host share
+    them): host, binary, disabled, forced_down and is_up of each host's
+    live nova-compute service; a host without one is absent."""
     found = {}
     for host, service_host, disabled, forced_down, is_up in map(_JOINED_SERVICE, rows):
         if service_host is not None and host not in found:
@@ -174,10 +153,11 @@ _host_service = services.alias('service')
 
 
 @functools.cache
-def _instances_select(with_service=False):
+def _instances_select(with_service=False, with_tags=False):
     """Servers with their latest fault (ERROR/DELETED ones), optionally
     with their host's live nova-compute service beside each (``service_*``
-    columns, NULL when there is none)."""
+    columns, NULL when there is none) and their tags (``tags``: the tags
+    joined by ',', which no tag contains; NULL when there are none)."""
     latest_id = (
         sa.select(sa.func.max(instance_faults.c.id))
         .where(instance_faults.c.instance_uuid == instances.c.uuid)
@@ -207,30 +187,35 @@ def _instances_select(with_service=False):
                     _host_service.c.disabled.label('service_disabled'),
                     _host_service.c.forced_down.label('service_forced_down'),
                     liveness.is_up(_host_service).label('service_is_up')]
+    if with_tags:
+        columns.append(
+            sa.select(sa.func.aggregate_strings(instance_tags.c.tag, ','))
+            .where(instance_tags.c.resource_id == instances.c.uuid)
+            .scalar_subquery().label('tags'))
     return sa.select(instances, *columns).select_from(joined)
 
 
 @functools.cache
-def _instance_get_query(in_project, with_service):
-    query = _instances_select(with_service).where(
+def _instance_get_query(in_project, with_service, with_tags):
+    query = _instances_select(with_service, with_tags).where(
         instances.c.uuid == sa.bindparam('uuid'), instances.c.deleted == 0)
     if in_project:
         query = query.where(instances.c.project_id == sa.bindparam('project_id'))
     return query
 
 
-def instance_get(conn, uuid, project_id=None, with_service=False):
+def instance_get(conn, uuid, project_id=None, with_service=False, with_tags=False):
     """A live server by uuid (optionally within one project), or None.
 
     ``with_service`` joins the server's host service in the same statement
-    (read it with joined_compute_services).
+    (read it with joined_compute_services); ``with_tags`` adds its tags.
     """
     params = {'uuid': uuid}
     if with_service:
         params['service_down_time'] = CONF.service_down_time
     if project_id is not None:
         params['project_id'] = project_id
-    query = _instance_get_query(project_id is not None, with_service)
+    query = _instance_get_query(project_id is not None, with_service, with_tags)
     return conn.execute(query, params).mappings().first()
 
 
@@ -252,11 +237,28 @@ _FILTERS = {
     'vm_state': lambda: instances.c.vm_state.in_(sa.bindparam('vm_state', expanding=True)),
     'name': lambda: instances.c.display_name.regexp_match(sa.bindparam('name')),
     'changes_since': lambda: instances.c.updated_at >= sa.bindparam('changes_since'),
+    # tags (2.26): each a list; the servers with all of them, any of them,
+    # not all of them, none of them
+    'tags': lambda: _tag_count('tags') == sa.bindparam('tags_count'),
+    'tags_any': lambda: _tag_count('tags_any') > 0,
+    'not_tags': lambda: _tag_count('not_tags') < sa.bindparam('not_tags_count'),
+    'not_tags_any': lambda: _tag_count('not_tags_any') == 0,
 }
+_TAG_FILTERS = ('tags', 'tags_any', 'not_tags', 'not_tags_any')
+
+
+def _tag_count(param):
+    """How many of the tags in ``param`` the server carries (one index
+    range per server: the primary key is (resource_id, tag))."""
+    return (sa.select(sa.func.count()).select_from(instance_tags)
+            .where(instance_tags.c.resource_id == instances.c.uuid,
+                   instance_tags.c.tag.in_(sa.bindparam(param, expanding=True)))
+            .scalar_subquery())
 
 
 def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
-                  with_service=False, service_states=None, live_hosts=None):
+                  with_service=False, service_states=None, live_hosts=None,
+                  with_tags=False):
     """One page of servers: filters is a dict built by the compute API.
 
     ``sort_keys`` must end in a unique key (``id``) so keyset pagination is
@@ -282,6 +284,10 @@ def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
         params[key] = filters[key]
     if 'vm_state' in params:
         params['vm_state'] = list(params['vm_state'])
+    for key in _TAG_FILTERS:
+        if key in params:
+            params[key] = sorted(set(params[key]))
+            params[key + '_count'] = len(params[key])
     marker_kind = None
     if isinstance(marker, str):
         marker_kind = 'uuid'
@@ -294,14 +300,14 @@ def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
         params.update(('marker_%d' % i, v) for i, v in enumerate(values))
     query = _page_query(bool(filters.get('include_deleted')), filter_keys,
                         tuple(sort_keys), tuple(sort_dirs), marker_kind, with_service,
-                        service_states, live_hosts is not None)
+                        service_states, live_hosts is not None, with_tags)
     return conn.execute(query, params).mappings().all()
 
 
 @functools.lru_cache(maxsize=512)
 def _page_query(include_deleted, filter_keys, sort_keys, sort_dirs, marker_kind,
-                with_service, service_states=None, live_hosts_bound=False):
-    query = _instances_select(with_service)
+                with_service, service_states=None, live_hosts_bound=False, with_tags=False):
+    query = _instances_select(with_service, with_tags)
     if not include_deleted:
         query = query.where(instances.c.deleted == 0)
     for key in filter_keys:
@@ -394,21 +400,107 @@ def _marker_value(value, column):
     return value
 
 
-def instances_create(rows):
-    """Insert new servers (dicts of column values); timestamps on the DB clock."""
+def instances_create(rows, tags=()):
+    """Insert new servers (dicts of column values), each with ``tags``;
+    timestamps on the DB clock."""
     with engine.writer() as conn:
         for row in rows:
             conn.execute(sa.insert(instances).values(
                 created_at=db_now(), updated_at=db_now(), deleted=0, **row))
+        tag_rows = [{'resource_id': row['uuid'], 'tag': tag}
+                    for row in rows for tag in sorted(set(tags))]
+        if tag_rows:
+            conn.execute(sa.insert(instance_tags), tag_rows)
 
 
-def instance_update(uuid, expected_task_state=(), **values):
+def flavor_copy(flavor):
+    """The columns of a new server that keep its flavor (a flavors row)."""
+    return {'flavor_name': flavor['name'], 'memory_mb': flavor['memory_mb'],
+            'vcpus': flavor['vcpus'], 'root_gb': flavor['root_gb'],
+            'ephemeral_gb': flavor['ephemeral_gb'], 'swap': flavor['swap']}
+
+
+# ------------------------------------------------------------------- tags
+#
+# Each write runs in one transaction that first locks the live server's row
+# (an UPDATE of updated_at, as Nova's instance save does): concurrent tag
+# writes of one server run one after the other, so the 50-tag limit holds.
+
+def _lock_server(conn, uuid, project_id):
+    query = (sa.update(instances)
+             .where(instances.c.uuid == uuid, instances.c.deleted == 0)
+             .values(updated_at=db_now()))
+    if project_id is not None:
+        query = query.where(instances.c.project_id == project_id)
+    return conn.execute(query).rowcount == 1
+
+
+def _tags(conn, uuid):
+    return conn.execute(sa.select(instance_tags.c.tag)
+                        .where(instance_tags.c.resource_id == uuid)
+                        .order_by(instance_tags.c.tag)).scalars().all()
+
+
+def tags_get(conn, uuid):
+    return _tags(conn, uuid)
+
+
+def tag_add(uuid, tag, limit, project_id=None):
+    """Add ``tag``; returns (added, tags before) or None when the server
+    is gone. Adds nothing when the server already has ``limit`` tags."""
+    with engine.writer() as conn:
+        if not _lock_server(conn, uuid, project_id):
+            return None
+        existing = _tags(conn, uuid)
+        if len(existing) >= limit or tag in existing:
+            return False, existing
+        conn.execute(sa.insert(instance_tags).values(resource_id=uuid, tag=tag))
+        return True, existing
+
+
+def tags_set(uuid, tags, project_id=None):
+    """Replace the server's tags; returns them sorted, or None when gone."""
+    wanted = set(tags)
+    with engine.writer() as conn:
+        if not _lock_server(conn, uuid, project_id):
+            return None
+        existing = set(_tags(conn, uuid))
+        if existing - wanted:
+            conn.execute(sa.delete(instance_tags).where(
+                instance_tags.c.resource_id == uuid,
+                instance_tags.c.tag.in_(sorted(existing - wanted))))
+        if wanted - existing:
+            conn.execute(sa.insert(instance_tags), [
+                {'resource_id': uuid, 'tag': t} for t in sorted(wanted - existing)])
+        return sorted(wanted)
+
+
+def tag_delete(uuid, tag=None, project_id=None):
+    """Delete one tag (or all with ``tag`` None); returns the number
+    deleted, or None when the server is gone."""
+    with engine.writer() as conn:
+        if not _lock_server(conn, uuid, project_id):
+            return None
+        query = sa.delete(instance_tags).where(instance_tags.c.resource_id == uuid)
+        if tag is not None:
+            query = query.where(instance_tags.c.tag == tag)
+        return conn.execute(query).rowcount
+
+
+def instance_update(uuid, expected_task_state=(), expected_vm_state=(), expected_host=None,
+                    **values):
     """Update a live server; with expected_task_state the update is a claim
-    that succeeds only if the task_state is still one of those given.
+    that succeeds only if the task_state is still one of those given (and
+    the vm_state one of expected_vm_state, the host expected_host, when
+    given: a compute never writes to a server that moved away).
     Returns True when the row changed."""
     query = (sa.update(instances)
              .where(instances.c.uuid == uuid, instances.c.deleted == 0)
              .values(updated_at=db_now(), **values))
+    if expected_vm_state:
+        query = query.where(instances.c.vm_state.in_(expected_vm_state))
+    if expected_host is not None:
+        query = query.where(instances.c.host == expected_host)
     if expected_task_state != ():
         allowed = [s for s in expected_task_state if s is not None]
         condition = instances.c.task_state.in_(allowed)
@@ -419,15 +511,20 @@ def instance_update(uuid, expected_task_state=(), **values):
         return conn.execute(query).rowcount == 1
 
 
-def instance_destroy(uuid):
-    """Soft-delete a server; returns True if it was live."""
+def instance_destroy(uuid, expected_host=None):
+    """Soft-delete a server (only while on ``expected_host`` if given);
+    returns True if it was live."""
+    query = sa.update(instances).where(instances.c.uuid == uuid, instances.c.deleted == 0)
+    if expected_host is not None:
+        query = query.where(instances.c.host == expected_host)
     with engine.writer() as conn:
         result = conn.execute(
-            sa.update(instances)
-            .where(instances.c.uuid == uuid, instances.c.deleted == 0)
+            query
             .values(deleted=instances.c.id, deleted_at=db_now(), updated_at=db_now(),
                     terminated_at=db_now(), vm_state='deleted', task_state=None,
                     power_state=0))
+        # as Nova: a deleted server keeps no tags
+        conn.execute(sa.delete(instance_tags).where(instance_tags.c.resource_id == uuid))
         return result.rowcount == 1
 
 

@@ -158,9 +158,12 @@ def undelivered(limit=100):
 
 
 def mark_delivered(event_id):
+    """Stamp the event delivered; returns that time (the database's)."""
     with engine.writer() as conn:
+        now = conn.scalar(sa.select(db_now()))
         conn.execute(sa.update(events).where(events.c.id == event_id)
-                     .values(delivered_at=db_now()))
+                     .values(delivered_at=now))
+    return now
 
 
 def _on_host_at_event(event_table):
@@ -234,3 +237,70 @@ def server_page(after, limit, project_id=None, server_id=None):
     with engine.reader() as conn:
         return conn.execute(query.order_by(events.c.id, instances.c.id)
                             .limit(limit)).mappings().all()
+
+
+# ------------------------------------------------------------ host monitor
+
+SENT = 'sent'             # Masakari accepted the notification
+REFUSED = 'refused'       # Masakari answered 4xx (on maintenance, duplicate, unknown host)
+COVERED = 'covered'       # this outage was already notified (UNKNOWN, then DOWN)
+
+
+def _outage_starts(conn, statuses):
+    """The event that began each compute service's current ``statuses``
+    state (the latest one whose old status differed), unsettled only, with
+    its age on the database clock as ``age``."""
+    start = (sa.select(sa.func.max(events.c.id)).where(
+        events.c.host == states.c.host, events.c.binary == states.c.binary,
+        events.c.old_status != states.c.status).scalar_subquery())
+    return conn.execute(
+        sa.select(events, seconds_since(events.c.at).label('age'),
+                  states.c.status.label('current_status'))
+        .select_from(states.join(events, events.c.id == start))
+        .where(states.c.status.in_(statuses), events.c.host_monitor_at.is_(None))
+        .order_by(events.c.id)).mappings().all()
+
+
+def host_monitor_pending(holder, ttl, statuses):
+    """Transitions to one of ``statuses`` that are still the service's
+    state and not settled yet, oldest first; None when ``holder`` no
+    longer has the lease (nothing to send then)."""
+    with engine.writer() as conn:
+        if not _hold(conn, holder, ttl):
+            return None
+        return _outage_starts(conn, statuses)
+
+
+def notified_since(event, status):
+    """Whether a notification was sent for ``event``'s service since it last
+    became ``status`` (UP: an UNKNOWN notified, then the fence's DOWN, are
+    one outage)."""
+    with engine.reader() as conn:
+        last_up = sa.select(sa.func.coalesce(sa.func.max(events.c.id), 0)).where(
+            events.c.host == event['host'], events.c.binary == event['binary'],
+            events.c.id < event['id'], events.c.new_status == status).scalar_subquery()
+        return conn.scalar(sa.select(sa.func.count()).where(
+            events.c.host == event['host'], events.c.binary == event['binary'],
+            events.c.id < event['id'], events.c.id > last_up,
+            events.c.host_monitor_result == SENT)) > 0
+
+
+def settle_host_monitor(holder, ttl, event_id, result):
+    """Record how ``event_id`` was settled, once: False when it already was
+    or ``holder`` lost the lease."""
+    with engine.writer() as conn:
+        if not _hold(conn, holder, ttl):
+            return False
+        return conn.execute(
+            sa.update(events).where(events.c.id == event_id,
+                                    events.c.host_monitor_at.is_(None))
+            .values(host_monitor_at=db_now(), host_monitor_result=result)).rowcount == 1
+
+
+def in_status_for(status, seconds):
+    """(host, binary) of the services whose announced status has been
+    ``status`` for at least ``seconds``."""
+    with engine.reader() as conn:
+        return [tuple(row) for row in conn.execute(
+            sa.select(states.c.host, states.c.binary).where(
+                states.c.status == status, seconds_since(states.c.since) >= seconds))]

@@ -79,9 +79,30 @@ class Instance(_Timestamps, Base):
     launched_at = sa.Column(Timestamp, nullable=True)
     terminated_at = sa.Column(Timestamp, nullable=True)
     locked = sa.Column(sa.Boolean, nullable=False, default=False, server_default=sa.false())
+    locked_by = sa.Column(sa.String(16), nullable=True)   # 'owner' or 'admin', as Nova
     # JSON text: kept in the row so a page of servers is one query.
     metadata_json = sa.Column('metadata', sa.Text, nullable=False, default='{}', server_default='{}')
     security_groups_json = sa.Column('security_groups', sa.Text, nullable=True)
+    display_description = sa.Column(sa.Text, nullable=True)
+    # the flavor as it was at create (2.47 embeds it): NULL only for a
+    # server whose flavor was gone when the copy was made
+    flavor_name = sa.Column(sa.String(255), nullable=True)
+    memory_mb = sa.Column(sa.Integer, nullable=True)
+    vcpus = sa.Column(sa.Integer, nullable=True)
+    root_gb = sa.Column(sa.Integer, nullable=True)
+    ephemeral_gb = sa.Column(sa.Integer, nullable=True)
+    swap = sa.Column(sa.Integer, nullable=True)
+
+
+class InstanceTag(Base):
+    """A server's tag (2.26); tags go with the server's uuid."""
+    __tablename__ = 'instance_tags'
+    __table_args__ = (
+        sa.Index('instance_tags_tag_idx', 'tag'),
+    )
+
+    resource_id = sa.Column(sa.String(36), primary_key=True)
+    tag = sa.Column(sa.String(80), primary_key=True)
 
 
 class InstanceFault(_Timestamps, Base):
@@ -117,6 +138,31 @@ class Flavor(Base):
     is_public = sa.Column(sa.Boolean, nullable=False, default=True, server_default=sa.true())
     disabled = sa.Column(sa.Boolean, nullable=False, default=False, server_default=sa.false())
 
+
+class Migration(_Timestamps, Base):
+    """One move of a server between hosts (evacuations for now): the
+    tombstone a source compute that comes back reads to destroy what it
+    no longer owns, and the work item of the destination compute."""
+    __tablename__ = 'migrations'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_migrations0uuid'),
+        # the source's clean-up and the destination's work poll
+        sa.Index('migrations_source_status_idx', 'source_compute', 'status'),
+        sa.Index('migrations_dest_status_idx', 'dest_compute', 'status'),
+        sa.Index('migrations_instance_uuid_idx', 'instance_uuid'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    migration_type = sa.Column(sa.String(16), nullable=False)
+    source_compute = sa.Column(sa.String(255), nullable=True)
+    source_node = sa.Column(sa.String(255), nullable=True)
+    dest_compute = sa.Column(sa.String(255), nullable=True)
+    dest_node = sa.Column(sa.String(255), nullable=True)
+    status = sa.Column(sa.String(16), nullable=False)
+    # the vm_state the server had when the move was asked, restored after it
+    old_vm_state = sa.Column(sa.String(16), nullable=True)
 
 
 class HostStatusLease(Base):
@@ -181,6 +227,10 @@ class HostStatusEvent(Base):
     at = sa.Column(Timestamp, nullable=False)
     last_seen_up = sa.Column(Timestamp, nullable=True)
     delivered_at = sa.Column(Timestamp, nullable=True)
+    # the watcher as Masakari's host monitor: when and how it settled this
+    # transition (nova/notifications/host_monitor.py)
+    host_monitor_at = sa.Column(Timestamp, nullable=True)
+    host_monitor_result = sa.Column(sa.String(16), nullable=True)
 
 
 class HostMaintenanceWindow(Base):
@@ -225,9 +275,11 @@ class HostMaintenanceLock(Base):
 services = Service.__table__
 instances = Instance.__table__
 instance_faults = InstanceFault.__table__
+instance_tags = InstanceTag.__table__
 flavors = Flavor.__table__
 host_status_leases = HostStatusLease.__table__
 host_status_states = HostStatusState.__table__
 host_status_events = HostStatusEvent.__table__
 host_maintenance_windows = HostMaintenanceWindow.__table__
 host_maintenance_locks = HostMaintenanceLock.__table__
+migrations = Migration.__table__

@@ -24,6 +24,8 @@ from nova.db import api as db
 from nova.db import host_maintenance
 from nova.db import host_status_events as store
 from nova import exception
+from nova.metrics import host_status_watcher as watcher_metrics
+from nova.notifications import host_monitor
 from nova.notifications import notifier as notifier_mod
 from nova.notifications import payloads
 from nova import servicegroup
@@ -46,16 +48,23 @@ def _reason(old, new):
 
 class Watcher:
 
-    def __init__(self, notifier=None, group=None, holder=None):
+    def __init__(self, notifier=None, group=None, holder=None, metrics=None, masakari=None):
+        """``masakari``: an openstacksdk connection for the host monitor
+        (by default one from the [masakari] options, made when first used)."""
         self.holder = holder or '%s:%d:%s' % (CONF.host, os.getpid(), uuidlib.uuid4().hex[:8])
         self.notifier = notifier or notifier_mod.get_notifier('%s:%s' % (PUBLISHER, CONF.host))
         self.group = group or servicegroup.API()
+        self.metrics = (metrics if metrics is not None
+                        else watcher_metrics.WatcherMetrics(registry=None))
         self.stop_event = threading.Event()
         self.active = False
         self._pending = threading.Event()
         self._ticks = 0
         self._db_error = False
         self._backend_down = None       # None: not known to this watcher yet
+        self.host_monitor = None
+        if CONF.host_status_watcher.notify_masakari:
+            self.host_monitor = host_monitor.HostMonitor(self.holder, lease_ttl, masakari)
 
     def stop(self):
         self.stop_event.set()
@@ -66,6 +75,11 @@ class Watcher:
         LOG.info('watcher %s started, standing by until it holds the lease', self.holder)
         sender = threading.Thread(target=self._deliver_loop, name='deliver', daemon=True)
         sender.start()
+        monitor = None
+        if self.host_monitor is not None:
+            monitor = threading.Thread(target=self._host_monitor_loop, name='host-monitor',
+                                       daemon=True)
+            monitor.start()
         try:
             while not self.stop_event.is_set():
                 try:
@@ -86,6 +100,8 @@ class Watcher:
                 self.stop_event.wait(CONF.host_status_watcher.interval)
         finally:
             sender.join(5)
+            if monitor is not None:
+                monitor.join(5)
             if self.active:
                 try:
                     store.release_lease(self.holder)
@@ -95,6 +111,10 @@ class Watcher:
     def _set_active(self, active):
         if active != self.active:
             LOG.info('watcher %s is %s', self.holder, 'active' if active else 'standing by')
+            if active:
+                self.metrics.activated()
+            else:
+                self.metrics.standby()
         self.active = active
 
     def tick(self):
@@ -113,7 +133,8 @@ class Watcher:
         except exception.ServiceGroupUnavailable as exc:
             if self._backend_down is not True:
                 LOG.warning('liveness unknown: %s', exc)
-            self._record_liveness(ttl, available=False)
+            if self._record_liveness(ttl, available=False):
+                self.metrics.liveness_unavailable(rows)
             return
         if self._backend_down is not False:
             if not self._record_liveness(ttl, available=True):
@@ -125,8 +146,10 @@ class Watcher:
         if created is None:
             self._set_active(False)
             return
+        self.metrics.looked(rows, alive)
         if created:
             self._pending.set()
+        host_monitor.fence_unknown_hosts()
         self._ticks += 1
         if self._ticks % PRUNE_EVERY == 1:
             retention = CONF.host_status_watcher.retention_days
@@ -180,7 +203,8 @@ class Watcher:
                         break
                     for event in batch:
                         self.deliver(event)
-                        store.mark_delivered(event['id'])
+                        delivered_at = store.mark_delivered(event['id'])
+                        self.metrics.delivered((delivered_at - event['at']).total_seconds())
             except db_exc.DBError as exc:
                 LOG.warning('delivery paused, database unavailable: %s', exc)
                 self.stop_event.wait(1.0)
@@ -189,6 +213,20 @@ class Watcher:
                 LOG.exception('delivery failed; retrying the undelivered events')
                 self.stop_event.wait(1.0)
                 self._pending.set()
+
+    def _host_monitor_loop(self):
+        while not self.stop_event.is_set():
+            if self.active:
+                try:
+                    self.host_monitor.run_once()
+                except db_exc.DBError as exc:
+                    LOG.warning('host monitor paused, database unavailable: %s', exc)
+                except Exception:
+                    LOG.exception('host monitor failed; trying again')
+            wait = CONF.host_status_watcher.interval
+            if self.host_monitor.failing:
+                wait = max(wait, self.host_monitor.RETRY_AFTER)
+            self.stop_event.wait(wait)
 
     def deliver(self, event):
         """Every notification of one stored event."""

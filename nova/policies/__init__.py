@@ -5,6 +5,8 @@ from nova.policies import base
 from nova.policies import host_health
 from nova.policies import host_maintenance
 from nova.policies import host_status_events
+from nova.policies import server_actions
+from nova.policies import server_tags
 from nova.policies import servers
 from nova.policies import services
 
@@ -12,4 +14,5 @@ from nova.policies import services
 def list_rules():
     return list(itertools.chain(base.list_rules(), servers.list_rules(),
                                 services.list_rules(), host_status_events.list_rules(),
-                                host_maintenance.list_rules(), host_health.list_rules()))
+                                host_maintenance.list_rules(), host_health.list_rules(),
+                                server_tags.list_rules(), server_actions.list_rules()))

@@ -10,7 +10,13 @@ SHOW = PREFIX % 'show'
 SHOW_HOST_STATUS = PREFIX % 'show:host_status'
 SHOW_HOST_STATUS_UNKNOWN_ONLY = PREFIX % 'show:host_status:unknown-only'
 CREATE = PREFIX % 'create'
+UPDATE = PREFIX % 'update'
+SHOW_FLAVOR_EXTRA_SPECS = PREFIX % 'show:flavor-extra-specs'
 DELETE = PREFIX % 'delete'
+STOP = PREFIX % 'stop'
+START = PREFIX % 'start'
+REBOOT = PREFIX % 'reboot'
+ACTION_PATH = '/servers/{server_id}/action (%s)'
 EXTENDED_ATTRIBUTES = 'os_compute_api:os-extended-server-attributes'
 
 
@@ -36,8 +42,22 @@ rules = [
               'only when it is UNKNOWN (the host stopped reporting), hiding the '
               'other values.', ('GET', '/servers/{server_id}')),
     base.rule(CREATE, base.PROJECT_MEMBER_OR_ADMIN, 'Create a server', ('POST', '/servers')),
+    base.rule(UPDATE, base.PROJECT_MEMBER_OR_ADMIN, 'Update a server',
+              ('PUT', '/servers/{server_id}')),
+    base.rule(SHOW_FLAVOR_EXTRA_SPECS, base.PROJECT_READER_OR_ADMIN,
+              'Starting with microversion 2.47, the flavor and its extra specs used '
+              'for a server is also returned in the response when showing server '
+              'details, updating a server or rebuilding a server.',
+              ('GET', '/servers/detail'), ('GET', '/servers/{server_id}'),
+              ('PUT', '/servers/{server_id}')),
     base.rule(DELETE, base.PROJECT_MEMBER_OR_ADMIN, 'Delete a server',
               ('DELETE', '/servers/{server_id}')),
+    base.rule(STOP, base.PROJECT_MEMBER_OR_ADMIN, 'Stop a server',
+              ('POST', ACTION_PATH % 'os-stop')),
+    base.rule(START, base.PROJECT_MEMBER_OR_ADMIN, 'Start a server',
+              ('POST', ACTION_PATH % 'os-start')),
+    base.rule(REBOOT, base.PROJECT_MEMBER_OR_ADMIN, 'Reboot a server',
+              ('POST', ACTION_PATH % 'reboot')),
     base.rule(EXTENDED_ATTRIBUTES, base.ADMIN_API,
               'Show OS-EXT-SRV-ATTR:* attributes of a server', ('GET', '/servers/{server_id}')),
 ]

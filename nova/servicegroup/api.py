@@ -6,11 +6,13 @@ once for all its hosts.
 """
 import nova.conf
 from nova.servicegroup.drivers import db as db_driver
-from nova.servicegroup.drivers import tooz as tooz_driver
+from nova.servicegroup.drivers import lease as lease_driver
 
 CONF = nova.conf.CONF
 
-_DRIVERS = {'db': db_driver.DbDriver, 'tooz': tooz_driver.ToozDriver}
+# 'tooz': the lease driver's former name, for existing configs
+_DRIVERS = {'db': db_driver.DbDriver, 'lease': lease_driver.LeaseDriver,
+            'tooz': lease_driver.LeaseDriver}
 
 
 class API:
@@ -24,7 +26,7 @@ class API:
 
     def hosts_up(self, services):
         """The hosts among ``services`` ({host: live nova-compute row, as
-        db.compute_services reads it}) whose service is alive. Raises
+        db.joined_compute_services reads it}) whose service is alive. Raises
         ServiceGroupUnavailable when that cannot be known."""
         if not services:
             return set()
@@ -35,6 +37,20 @@ class API:
         database applies; None where the database itself decides (the db
         driver's rule is a column of the rows it reads)."""
         return self._driver.all_hosts_up()
+
+    def updated_at(self, services):
+        """{host: when its service was last seen} for ``services`` (rows of
+        db.service_list, one binary): the later of the row's updated_at and
+        the last heartbeat the driver's backend recorded, as Nova's memcache
+        driver reports it. Raises ServiceGroupUnavailable."""
+        if not services:
+            return {}
+        beats = self._driver.heartbeats(services)
+        seen = {}
+        for host, service in services.items():
+            times = [t for t in (service['updated_at'], beats.get(host)) if t is not None]
+            seen[host] = max(times) if times else None
+        return seen
 
     def service_is_up(self, service):
         """One row (db.service_list); the same rule, the same exception."""

@@ -103,8 +103,9 @@ def _add_deleted_service(host, binary, disabled, forced_down, disabled_reason):
 
 
 def add_server(name, host=None, project_id='demo', user_id='demo', vm_state=None,
-               task_state=None, **values):
-    """An instance row as nova-compute would leave it (ACTIVE when on a host)."""
+               task_state=None, tags=(), **values):
+    """An instance row as nova-compute would leave it (ACTIVE when on a host),
+    with ``tags``."""
     uuid = str(uuidlib.uuid4())
     if vm_state is None:
         vm_state = 'active' if host else 'error'
@@ -116,8 +117,9 @@ def add_server(name, host=None, project_id='demo', user_id='demo', vm_state=None
         progress=0, image_ref=IMAGE, flavor_id='1', reservation_id='r-test0000',
         launch_index=0, metadata='{}',
         launched_at=db_now() if vm_state == 'active' else None)
+    row.update(db_api.flavor_copy(db_api.flavor_get(values.get('flavor_id', '1'))))
     row.update(values)
-    db_api.instances_create([row])
+    db_api.instances_create([row], tags)
     return uuid
 
 

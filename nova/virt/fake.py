@@ -1,21 +1,64 @@
-"""A virt driver that pretends: spawning takes a moment, nothing else happens."""
+"""A virt driver that pretends: spawning takes a moment, power changes are
+instant. Its guests (uuid -> power state) are what the hypervisor runs;
+with a ``state_file`` they outlive the process, as a real hypervisor's
+guests outlive a nova-compute restart, and anyone can read them there
+(the split-brain tests do)."""
+import json
+import os
 import threading
 
 POWER_RUNNING = 1
+POWER_SHUTDOWN = 4
 
 
 class FakeDriver:
-    def __init__(self, spawn_seconds):
+    def __init__(self, spawn_seconds, state_file=None):
         self.spawn_seconds = spawn_seconds
+        self.state_file = state_file
         self._lock = threading.Lock()
-        self.guests = set()
+        self.guests = self._load()
+
+    def _load(self):
+        if not self.state_file or not os.path.exists(self.state_file):
+            return {}
+        with open(self.state_file) as f:
+            return json.load(f)
+
+    def _save(self):
+        if not self.state_file:
+            return
+        temporary = self.state_file + '.tmp'
+        with open(temporary, 'w') as f:
+            json.dump(self.guests, f, sort_keys=True)
+        os.replace(temporary, self.state_file)    # readers never see half a file
+
+    def _set(self, uuid, power_state):
+        with self._lock:
+            self.guests[uuid] = power_state
+            self._save()
+        return power_state
 
     def spawn(self, uuid, stop_event):
         stop_event.wait(self.spawn_seconds)
-        with self._lock:
-            self.guests.add(uuid)
-        return POWER_RUNNING
+        return self._set(uuid, POWER_RUNNING)
+
+    def power_off(self, uuid):
+        return self._set(uuid, POWER_SHUTDOWN)
+
+    def power_on(self, uuid):
+        return self._set(uuid, POWER_RUNNING)
+
+    def reboot(self, uuid):
+        return self._set(uuid, POWER_RUNNING)
 
     def destroy(self, uuid):
+        """True when there was a guest to destroy."""
         with self._lock:
-            self.guests.discard(uuid)
+            existed = self.guests.pop(uuid, None) is not None
+            if existed:
+                self._save()
+        return existed
+
+    def has(self, uuid):
+        with self._lock:
+            return uuid in self.guests

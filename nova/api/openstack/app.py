@@ -23,6 +23,7 @@ from nova.api.openstack import routes
 from nova.api.openstack import wsgi
 from nova.api.openstack.compute import versions
 from nova import exception
+from nova.metrics import api_requests
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -112,10 +113,12 @@ class ComputeAPI:
             if served is not None:
                 return served
         if path == '/':
+            environ[api_requests.ROUTE_KEY] = '/'
             # Nova serves its version list outside the request-id middleware
             req = wsgi.Request(environ)
             return self._respond(start_response, 200, versions.root(req), [])
         if path.rstrip('/') == VERSIONED_PREFIX:
+            environ[api_requests.ROUTE_KEY] = VERSIONED_PREFIX
             req = wsgi.Request(environ)
             try:
                 version = requested_version(req)
@@ -148,9 +151,10 @@ class ComputeAPI:
                     "Malformed request URL: URL's project_id '%s' doesn't match "
                     "Context's project_id '%s'" % (project_id, req.context.project_id))
             req.project_in_path = project_id
-            handler, kwargs = self.router.match(req.method, subpath)
+            template, handler, kwargs = self.router.match_route(req.method, subpath)
+            environ[api_requests.ROUTE_KEY] = template
             result = call_handler(handler, req, kwargs)
-            code = getattr(handler, 'success_code', 200)
+            code = req.response_code or getattr(handler, 'success_code', 200)
             return self._respond(start, code, result,
                                  list(req.response_headers) + version_headers(version))
         except faults.Fault as fault:
@@ -182,10 +186,11 @@ class ComputeAPI:
 
     @staticmethod
     def _respond(start, code, result, extra_headers):
-        if result is None:
+        if result is None and code == 204:
             start(faults.status_line(code), extra_headers)
             return [b'']
-        body = encode.dumps(result)
+        # Nova types every other answer as JSON, an empty one (an action's) too
+        body = b'' if result is None else encode.dumps(result)
         headers = [('Content-Length', str(len(body))),
                    ('Content-Type', wsgi.JSON_CONTENT_TYPE)] + extra_headers
         start(faults.status_line(code), headers)

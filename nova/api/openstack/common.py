@@ -12,10 +12,10 @@ _STATE_MAP = {
                           'rebuilding': 'REBUILD', 'migrating': 'MIGRATING',
                           'resize_prep': 'RESIZE'}),
     'building': ('BUILD', {}),
-    'stopped': ('SHUTOFF', {}),
+    'stopped': ('SHUTOFF', {'rebuilding': 'REBUILD', 'resize_prep': 'RESIZE'}),
     'paused': ('PAUSED', {}),
     'suspended': ('SUSPENDED', {}),
-    'error': ('ERROR', {}),
+    'error': ('ERROR', {'rebuilding': 'REBUILD'}),
     'deleted': ('DELETED', {}),
     'soft-delete': ('SOFT_DELETED', {}),
     'shelved': ('SHELVED', {}),
@@ -82,11 +82,13 @@ def limit_param(req):
 
 
 def next_link(req, collection_path, items, limit, id_key='id'):
-    """A ``next`` link when the page is full, carrying the same query."""
+    """A ``next`` link when the page is full, carrying the same query as
+    Nova writes it: parameters sorted, one value each, the marker's
+    replaced where it stands (or added last)."""
     if not items or len(items) < limit:
         return None
-    params = [(k, v) for k, v in req.GET.items() if k != 'marker']
-    params.append(('marker', items[-1][id_key]))
+    params = dict(sorted(req.GET.items()))
+    params['marker'] = items[-1][id_key]
     project = '/' + req.project_in_path if req.project_in_path else ''
     href = '%s/v2.1%s/%s?%s' % (req.application_url, project, collection_path,
                                 urllib.parse.urlencode(params))

@@ -19,10 +19,10 @@ class Router:
         for template, methods in declarations.items():
             path = template.strip('/')
             if _PLACEHOLDER.search(path) is None:
-                self._fixed[path] = methods
+                self._fixed[path] = (template, methods)
             else:
                 regex = _PLACEHOLDER.sub(r'(?P<\1>[^/]+)', path)
-                self._templates.append((re.compile('^%s$' % regex), methods))
+                self._templates.append((re.compile('^%s$' % regex), (template, methods)))
         self.collections = frozenset(t.strip('/').split('/')[0] for t in declarations)
 
     def split_project(self, path):
@@ -38,16 +38,22 @@ class Router:
 
     def match(self, method, path):
         """(handler, keyword arguments) for ``method`` on ``path``."""
-        methods, kwargs = self._fixed.get(path), {}
-        if methods is None:
+        return self.match_route(method, path)[1:]
+
+    def match_route(self, method, path):
+        """(URL template, handler, keyword arguments) for ``method`` on
+        ``path``; the template names the route in the API's metrics."""
+        route, kwargs = self._fixed.get(path), {}
+        if route is None:
             for pattern, candidate in self._templates:
                 found = pattern.match(path)
                 if found:
-                    methods, kwargs = candidate, found.groupdict()
+                    route, kwargs = candidate, found.groupdict()
                     break
             else:
                 raise faults.NotFound()
+        template, methods = route
         handler = methods.get(method)
         if handler is None:
             raise faults.Fault(405, 'The method specified is not allowed for this resource.')
-        return handler, kwargs
+        return template, handler, kwargs

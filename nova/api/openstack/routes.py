@@ -4,6 +4,8 @@ from nova.api.openstack.compute import flavors
 from nova.api.openstack.compute import host_health
 from nova.api.openstack.compute import host_maintenance
 from nova.api.openstack.compute import host_status_events
+from nova.api.openstack.compute import server_actions
+from nova.api.openstack.compute import server_tags
 from nova.api.openstack.compute import servers
 from nova.api.openstack.compute import services
 
@@ -14,11 +16,18 @@ def route_declarations():
     service = services.ServicesController()
     flavor = flavors.FlavorsController()
     window = host_maintenance.HostMaintenanceController()
+    tags = server_tags.ServerTagsController()
     return {
         '/servers': {'GET': server.index, 'POST': server.create},
         '/servers/detail': {'GET': server.detail},
-        '/servers/{server_id}': {'GET': server.show, 'DELETE': server.delete},
+        '/servers/{server_id}': {'GET': server.show, 'PUT': server.update,
+                                 'DELETE': server.delete},
+        '/servers/{server_id}/tags': {'GET': tags.index, 'PUT': tags.update_all,
+                                      'DELETE': tags.delete_all},
+        '/servers/{server_id}/tags/{tag}': {'GET': tags.show, 'PUT': tags.update,
+                                            'DELETE': tags.delete},
         '/servers/{server_id}/host-health': {'GET': host_health.HostHealthController().show},
+        '/servers/{server_id}/action': {'POST': server_actions.ServerActionsController().action},
         '/os-services': {'GET': service.index},
         '/os-services/{service_id}': {'PUT': service.update, 'DELETE': service.delete},
         '/flavors': {'GET': flavor.index},

@@ -16,6 +16,7 @@ class Request(webob.Request):
     api_version = None
     project_in_path = None
     response_headers = ()     # extra headers a controller sets, e.g. Location
+    response_code = None      # a success status other than the handler's own
 
     def at_least(self, version):
         """True when the request's microversion is at least ``version``."""

@@ -16,10 +16,12 @@ from nova.api.openstack import gc_tuning
 CONF = nova.conf.CONF
 
 
-def load_app():
+def load_app(request_metrics=False):
     """The compute API as deployed, innermost first: the app, the body size
-    limit, and behind a TLS-terminating proxy (set [oslo_middleware]
-    enable_proxy_headers_parsing) the proxy headers, so links use its scheme."""
+    limit, behind a TLS-terminating proxy (set [oslo_middleware]
+    enable_proxy_headers_parsing) the proxy headers, so links use its scheme,
+    and with ``request_metrics`` (nova-api with [api] metrics_port) the
+    metrics of every request."""
     from nova.api.openstack import app
     from nova.api.openstack import sizelimit
     from nova.db import engine
@@ -28,6 +30,10 @@ def load_app():
     application = sizelimit.BodySizeLimiter(application, conf=CONF)
     if CONF.oslo_middleware.enable_proxy_headers_parsing:
         application = http_proxy_to_wsgi.HTTPProxyToWSGI(application, conf=CONF)
+    if request_metrics:
+        from nova.metrics import api_requests
+        # multiprocess mode: the values go to the master's files, no registry
+        application = api_requests.RequestMetrics(application, registry=None)
     return application
 
 

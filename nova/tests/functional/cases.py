@@ -38,6 +38,9 @@ EXPECTED = {'c-up': 'UP', 'c-stale': 'UNKNOWN', 'c-forced': 'DOWN',
 # admin's own servers (the captures list two of them as 'bulk-0000N')
 ADMIN_SERVERS = ('bulk-00001', 'bulk-00000')
 OTHER_PROJECT = 'bulk-00000'
+# Created at 2.19, without a description: the captures' servers have none
+# (created below 2.19, a server's description is its name, as on Nova).
+CREATE_VERSION = '2.19'
 # an AllInOne sized for the cases; liveness generous enough for a busy CI
 ALL_IN_ONE = dict(hosts=HOSTS, report_interval=1, service_down_time=20)
 
@@ -57,14 +60,19 @@ def seed(nova):
     """Create every case on ``nova``; returns {server name: uuid}."""
     ids = {}
     for name in ADMIN_SERVERS:
-        ids[name] = nova.create_server(name=name, token=func.ADMIN, wait_status=None)
+        ids[name] = nova.create_server(name=name, token=func.ADMIN, wait_status=None,
+                                       version=CREATE_VERSION)
     for name in CASES[:5]:
-        ids[name] = nova.create_server_on(CASE_HOSTS[name], name, wait_status=None)
-    ids['c-nohost-cell0'] = nova.create_server_without_a_host('c-nohost-cell0')
+        ids[name] = nova.create_server_on(CASE_HOSTS[name], name, wait_status=None,
+                                          version=CREATE_VERSION)
+    ids['c-nohost-cell0'] = nova.create_server_without_a_host('c-nohost-cell0',
+                                                              version=CREATE_VERSION)
     db = engine(nova)
     ids['c-nohost-build'] = _insert_unscheduled(db, 'c-nohost-build')
-    ids['c-ghost'] = nova.create_server_on('host-6', 'c-ghost', wait_status=None)
-    ids['c-reborn'] = nova.create_server_on('host-1', 'c-reborn', wait_status=None)
+    ids['c-ghost'] = nova.create_server_on('host-6', 'c-ghost', wait_status=None,
+                                           version=CREATE_VERSION)
+    ids['c-reborn'] = nova.create_server_on('host-1', 'c-reborn', wait_status=None,
+                                            version=CREATE_VERSION)
     for name, uuid in ids.items():
         if name not in ('c-nohost-cell0', 'c-nohost-build'):
             nova.wait_for_server(uuid, 'ACTIVE')
@@ -103,6 +111,7 @@ def _insert_unscheduled(db, name):
             user_id='demo', image_ref=func.IMAGE, flavor_id='1',
             reservation_id='r-' + uuid[:8], launch_index=0, vm_state='building',
             task_state='scheduling', power_state=0, progress=0, metadata='{}',
+            flavor_name='m1.tiny', memory_mb=512, vcpus=1, root_gb=1, ephemeral_gb=0, swap=0,
             created_at=dbtime.db_now(), updated_at=dbtime.db_now(), deleted=0))
     return uuid
 

@@ -81,8 +81,12 @@ class AllInOne(fixtures.Fixture):
     """
 
     def __init__(self, hosts=2, report_interval=1, service_down_time=3,
-                 extra_config=None, api_workers=1, servicegroup_url=None):
+                 extra_config=None, api_workers=1, servicegroup_url=None, tokens=None):
+        """``tokens`` maps the noauth2 tokens the helpers send (ADMIN,
+        DEMO) to others, e.g. Keystone's when ``extra_config`` puts the
+        API behind it."""
         super().__init__()
+        self.tokens = tokens or {}
         self.servicegroup_url = servicegroup_url
         self.validate_schemas = True     # see check_tempest_schema
         self.hosts = hosts
@@ -95,8 +99,13 @@ class AllInOne(fixtures.Fixture):
         self.data_dir = self.useFixture(fixtures.TempDir()).path
         self.port = free_port()
         self.url = 'http://127.0.0.1:%d' % self.port
+        self.metrics_port, self.watcher_metrics_port = free_port(), free_port()
+        self.metrics_url = 'http://127.0.0.1:%d/metrics' % self.metrics_port
+        self.watcher_metrics_url = 'http://127.0.0.1:%d/metrics' % self.watcher_metrics_port
         command = [sys.executable, '-m', 'nova.cmd.all_in_one',
                    '--hosts', str(self.hosts), '--port', str(self.port),
+                   '--metrics-port', str(self.metrics_port),
+                   '--watcher-metrics-port', str(self.watcher_metrics_port),
                    '--data-dir', self.data_dir,
                    '--report-interval', str(self.report_interval),
                    '--service-down-time', str(self.service_down_time),
@@ -153,7 +162,7 @@ class AllInOne(fixtures.Fixture):
         url = path if path.startswith('http') else self.url + path
         all_headers = {'Accept': 'application/json'}
         if token:
-            all_headers['X-Auth-Token'] = token
+            all_headers['X-Auth-Token'] = self.tokens.get(token, token)
         if version:
             all_headers['OpenStack-API-Version'] = 'compute %s' % version
         data = None
@@ -178,10 +187,11 @@ class AllInOne(fixtures.Fixture):
             return []
         return resp.json['services'] if resp.status == 200 else []
 
-    def create_server(self, name='vm', token=DEMO, wait_status='ACTIVE', **server):
+    def create_server(self, name='vm', token=DEMO, wait_status='ACTIVE', version=None,
+                      **server):
         server.setdefault('imageRef', IMAGE)
         server.setdefault('flavorRef', '1')
-        resp = self.request('POST', '/v2.1/servers', token=token,
+        resp = self.request('POST', '/v2.1/servers', token=token, version=version,
                             body={'server': dict(name=name, **server)})
         assert resp.status == 202, (resp.status, resp.raw)
         uuid = resp.json['server']['id']
@@ -189,14 +199,16 @@ class AllInOne(fixtures.Fixture):
             self.wait_for_server(uuid, wait_status)
         return uuid
 
-    def create_server_on(self, host, name='vm', token=DEMO, wait_status='ACTIVE'):
+    def create_server_on(self, host, name='vm', token=DEMO, wait_status='ACTIVE',
+                         version=None):
         """A server built on ``host``: the other hosts are disabled meanwhile,
         so the scheduler has that one choice."""
         others = [h for h in self.host_names if h != host]
         for other in others:
             self.service_action('disable', other)
         try:
-            uuid = self.create_server(name=name, token=token, wait_status=wait_status)
+            uuid = self.create_server(name=name, token=token, wait_status=wait_status,
+                                      version=version)
         finally:
             for other in others:
                 self.service_action('enable', other)
@@ -204,12 +216,12 @@ class AllInOne(fixtures.Fixture):
         assert placed == host, (uuid, placed, host)
         return uuid
 
-    def create_server_without_a_host(self, name='no-valid-host'):
+    def create_server_without_a_host(self, name='no-valid-host', version=None):
         """A server no host was valid for (every host disabled meanwhile): ERROR."""
         for host in self.host_names:
             self.service_action('disable', host)
         try:
-            return self.create_server(name=name, wait_status='ERROR')
+            return self.create_server(name=name, wait_status='ERROR', version=version)
         finally:
             for host in self.host_names:
                 self.service_action('enable', host)
@@ -232,10 +244,10 @@ class AllInOne(fixtures.Fixture):
             f.write(text)
         self._wait(check, timeout, 'policy.yaml reload')
 
-    def service_action(self, action, host, version='2.16', **extra):
+    def service_action(self, action, host, version='2.16', token=ADMIN, **extra):
         body = dict(host=host, binary='nova-compute', **extra)
         return self.request('PUT', '/v2.1/os-services/%s' % action, version=version,
-                            body=body)
+                            body=body, token=token)
 
     # ------------------------------------------------------------ processes
 

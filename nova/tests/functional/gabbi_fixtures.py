@@ -153,3 +153,23 @@ class ServicesFixture(APIFixture):
     which may be deleted."""
 
     services = SERVICES + (('h-empty', {}),)
+
+
+class ActionsFixture(APIFixture):
+    """Servers to act on (server-actions.yaml): on an up host, on a fenced
+    (forced down) one, on one whose heartbeat is stale, locked by an
+    admin or by their owner; a second up host and a disabled one to
+    evacuate to."""
+
+    services = (('h-up', {}), ('h-up2', {}), ('h-forced', {'forced_down': True}),
+                ('h-stale', {'seconds_ago': 7200}),
+                ('h-disabled', {'disabled': True, 'disabled_reason': 'maintenance'}))
+    servers = (
+        ('c-up', 'h-up', 'demo', {}),
+        ('c-forced', 'h-forced', 'demo', {}),
+        ('c-forced-locked', 'h-forced', 'demo', {'locked': True, 'locked_by': 'admin'}),
+        ('c-stale', 'h-stale', 'demo', {}),
+        ('c-admin-locked', 'h-up', 'demo', {'locked': True, 'locked_by': 'admin'}),
+        ('c-owner-locked', 'h-up', 'demo', {'locked': True, 'locked_by': 'owner'}),
+        ('c-nohost', None, 'demo', {}),
+    )

@@ -4,6 +4,7 @@ and thaw without touching anyone else's (never the machine's Redis on
 6379). A missing binary skips the test, or fails it under
 NOVA_TEST_REQUIRE_BACKENDS=1 (as CI runs)."""
 import base64
+import datetime
 import json
 import os
 import shutil
@@ -18,12 +19,15 @@ import fixtures
 from nova.tests.functional.fixtures import free_port
 
 READY_TIMEOUT = 60
+# the Debian package of each binary (.ci/run installs them)
+PACKAGES = {'redis-server': 'redis-server', 'etcd': 'etcd-server',
+            'prometheus': 'prometheus', 'promtool': 'prometheus'}
 
 
 def require(test, binary):
     if shutil.which(binary) is None:
         reason = '%s is not installed (Debian: apt-get install %s)' % (
-            binary, 'redis-server' if binary == 'redis-server' else 'etcd-server')
+            binary, PACKAGES[binary])
         if os.environ.get('NOVA_TEST_REQUIRE_BACKENDS'):
             test.fail(reason)
         test.skipTest(reason)
@@ -123,11 +127,35 @@ class Redis(_Server):
 
     def heartbeats(self):
         """Heartbeats of every member so far."""
-        return self.calls('psetex')
+        return self.calls('evalsha')
 
     def holds(self, host):
         """Whether Redis still keeps ``host``'s heartbeat (its TTL runs)."""
-        return self.command('EXISTS', '_tooz_beats:' + host) == ':1'
+        return self.command('EXISTS', 'nova:liveness:host:' + host) == ':1'
+
+    def in_service(self):
+        """As a Redis that has recorded heartbeats for longer than one
+        report_interval (the driver reads a host missing from a Redis that
+        just started empty as UNKNOWN, not down)."""
+        self.command('SET', 'nova:liveness:since', '1')
+
+    def operations(self):
+        """Commands clients sent so far (a script's own commands are not
+        counted), less the INFO calls that read this."""
+        stats = self.info('commandstats')
+        return sum(int(value.split('calls=')[1].split(',')[0])
+                   for name, value in stats.items()
+                   if name.startswith('cmdstat_') and name not in
+                   ('cmdstat_info', 'cmdstat_set', 'cmdstat_time'))
+
+    def clock(self):
+        """Redis's TIME, UTC."""
+        with socket.create_connection(('127.0.0.1', self.port), timeout=5) as sock:
+            sock.sendall(b'TIME\r\n')
+            reply = sock.makefile('rb')
+            lines = [reply.readline() for _ in range(5)]   # *2, $n, secs, $n, usecs
+        return datetime.datetime.fromtimestamp(
+            int(lines[2]) + int(lines[4]) / 1e6, datetime.timezone.utc).replace(tzinfo=None)
 
     def command(self, *words):
         """One command in Redis's inline protocol; the first reply line."""
@@ -171,16 +199,40 @@ class Etcd(_Server):
 
     def heartbeats(self):
         """Lease renewals so far (every member's heartbeats)."""
+        return int(self.metrics().get('etcd_debugging_lease_renewed_total', 0))
+
+    def metrics(self):
+        """/metrics as {name{labels}: value}."""
         with urllib.request.urlopen('http://127.0.0.1:%d/metrics' % self.port,
                                     timeout=5) as response:
-            for line in response.read().decode().splitlines():
-                if line.startswith('etcd_debugging_lease_renewed_total '):
-                    return int(float(line.split()[1]))
-        return 0
+            return {line.rsplit(' ', 1)[0]: float(line.rsplit(' ', 1)[1])
+                    for line in response.read().decode().splitlines()
+                    if line and not line.startswith('#')}
+
+    def requests(self, method=None):
+        """gRPC calls started so far (the HTTP gateway makes one per request),
+        of ``method`` or of every method."""
+        return int(sum(value for name, value in self.metrics().items()
+                       if name.startswith('grpc_server_started_total{')
+                       and (method is None or 'grpc_method="%s"' % method in name)))
+
+    def operations(self):
+        return self.requests()
+
+    def ranges(self):
+        return self.requests('Range')
+
+    def in_service(self):
+        pass
+
+    @staticmethod
+    def clock():
+        """etcd keeps no wall clock (its leases count seconds): this host's."""
+        return datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
 
     def holds(self, host):
         """Whether etcd still keeps ``host``'s member key (its lease runs)."""
-        key = base64.b64encode(b'tooz/groups/nova-compute/' + host.encode()).decode()
+        key = base64.b64encode(b'nova/liveness/hosts/' + host.encode()).decode()
         return bool(self.call('/v3/kv/range', {'key': key}).get('kvs'))
 
     def call(self, path, body):
@@ -189,3 +241,166 @@ class Etcd(_Server):
             headers={'Content-Type': 'application/json'})
         with urllib.request.urlopen(request, timeout=5) as response:
             return json.loads(response.read())
+
+
+class EtcdCluster(fixtures.Fixture):
+    """Three etcd members on loopback ports, one cluster."""
+
+    SIZE = 3
+
+    def __init__(self, test=None):
+        super().__init__()
+        if test is not None:
+            require(test, 'etcd')
+
+    def _setUp(self):
+        self.members = [_ClusterMember(self, index) for index in range(self.SIZE)]
+        for member in self.members:
+            member.dir = self.useFixture(fixtures.TempDir()).path
+            member._choose_ports()
+        self.initial_cluster = ','.join('%s=http://127.0.0.1:%d' % (m.name, m.peer_port)
+                                        for m in self.members)
+        for member in self.members:
+            member.launch()
+            self.addCleanup(member.kill)
+        for member in self.members:
+            member.wait_ready()
+
+    @property
+    def url(self):
+        first, *others = self.members
+        return 'etcd3+http://127.0.0.1:%d?endpoints=%s' % (
+            first.port, ','.join('127.0.0.1:%d' % m.port for m in others))
+
+    def leader(self):
+        """The member that is leader now."""
+        for member in self.members:
+            if member.process.poll() is None:
+                try:
+                    status = member.call('/v3/maintenance/status', {})
+                except OSError:
+                    continue
+                by_id = {m.member_id(): m for m in self.members if m.process.poll() is None}
+                leader = by_id.get(status['leader'])
+                if leader is not None:
+                    return leader
+        raise AssertionError('the cluster has no leader')
+
+
+class _ClusterMember(Etcd):
+
+    def __init__(self, cluster, index):
+        super().__init__()
+        self.cluster = cluster
+        self.name = 'm%d' % index
+        self._id = None
+
+    def launch(self):
+        log = open(os.path.join(self.dir, 'etcd.log'), 'ab')
+        self.process = subprocess.Popen(self._command(), stdout=log, stderr=subprocess.STDOUT,
+                                        cwd=self.dir, start_new_session=True)
+        log.close()
+
+    def wait_ready(self):
+        deadline = time.monotonic() + READY_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError('etcd %s exited; see %s' % (self.name, self.dir))
+            if self._answers():
+                return
+            time.sleep(0.05)
+        raise AssertionError('etcd %s did not answer' % self.name)
+
+    def member_id(self):
+        if self._id is None:
+            self._id = self.call('/v3/maintenance/status', {})['header']['member_id']
+        return self._id
+
+    def _command(self):
+        client = 'http://127.0.0.1:%d' % self.port
+        peer = 'http://127.0.0.1:%d' % self.peer_port
+        # a 100 ms heartbeat and 1 s election: etcd's defaults
+        return ['etcd', '--name', self.name, '--data-dir', os.path.join(self.dir, 'data'),
+                '--listen-client-urls', client, '--advertise-client-urls', client,
+                '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer,
+                '--initial-cluster', self.cluster.initial_cluster,
+                '--initial-cluster-state', 'new', '--log-level', 'warn']
+
+
+class RedisSentinel(fixtures.Fixture):
+    """A Redis primary, its replica and three Sentinels watching them (the
+    redis-server binary in sentinel mode), each on a free port."""
+
+    NAME = 'nova'
+    DOWN_AFTER_MS = 1000
+
+    def __init__(self, test=None):
+        super().__init__()
+        if test is not None:
+            require(test, 'redis-server')
+
+    def _setUp(self):
+        self.primary = self.useFixture(Redis())
+        self.replica = self.useFixture(_Replica(self.primary.port))
+        self.sentinels = [self.useFixture(_Sentinel(self.primary.port, self.NAME,
+                                                    self.DOWN_AFTER_MS))
+                          for _ in range(3)]
+        deadline = time.monotonic() + READY_TIMEOUT
+        while time.monotonic() < deadline:
+            info = self.primary.info('replication')
+            if (info.get('connected_slaves') == '1'
+                    and all(s.knows_replica() for s in self.sentinels)):
+                return
+            time.sleep(0.1)
+        raise AssertionError('the replica or the sentinels never came up')
+
+    @property
+    def url(self):
+        first, *others = self.sentinels
+        return 'redis://127.0.0.1:%d?sentinel=%s&%s' % (
+            first.port, self.NAME, '&'.join('sentinel_fallback=127.0.0.1:%d' % s.port
+                                            for s in others))
+
+    def primary_port(self):
+        """The port of the primary the Sentinels name now."""
+        reply = self.sentinels[0].call('SENTINEL', 'get-master-addr-by-name', self.NAME)
+        return int(reply[1])
+
+
+class _Replica(Redis):
+    def __init__(self, primary_port):
+        super().__init__()
+        self.primary_port = primary_port
+
+    def _command(self):
+        return super()._command() + ['--replicaof', '127.0.0.1', str(self.primary_port)]
+
+
+class _Sentinel(Redis):
+    def __init__(self, primary_port, name, down_after_ms):
+        super().__init__()
+        self.primary_port, self.name, self.down_after_ms = primary_port, name, down_after_ms
+
+    def _command(self):
+        path = os.path.join(self.dir, 'sentinel.conf')
+        with open(path, 'w') as f:
+            f.write('port %d\nbind 127.0.0.1\ndir %s\n'
+                    'sentinel monitor %s 127.0.0.1 %d 2\n'
+                    'sentinel down-after-milliseconds %s %d\n'
+                    'sentinel failover-timeout %s 10000\n'
+                    'sentinel parallel-syncs %s 1\n'
+                    % (self.port, self.dir, self.name, self.primary_port, self.name,
+                       self.down_after_ms, self.name, self.name))
+        return ['redis-server', path, '--sentinel']
+
+    def knows_replica(self):
+        return int(self.call('SENTINEL', 'master', self.name)['num-slaves']) >= 1
+
+    def call(self, *words):
+        """A command's reply, arrays flattened to a list of strings."""
+        import redis
+        client = redis.Redis(port=self.port, socket_timeout=5, decode_responses=True)
+        try:
+            return client.execute_command(*words)
+        finally:
+            client.close()

@@ -160,6 +160,34 @@ class ServersSamplesTest(SampleTestCase):
         self.nova._wait(lambda: self.nova.show(uuid).status == 404, 20, 'deleted')
 
 
+class Servers253SamplesTest(SampleTestCase):
+    """Description (2.19), tags (2.26, 2.52), networks (2.37), the embedded
+    flavor (2.47): create, show, detail, update and the tags routes."""
+
+    def test_servers_at_2_53(self):
+        nova = self.nova
+        resp = nova.request('POST', '/v2.1/servers', token=DEMO, version='2.53',
+                            body=self.request_sample('server-create-2.53-req.json'))
+        self.verify('server-create-2.53-resp.json', resp, 202)
+        uuid = resp.json['server']['id']
+        nova.wait_for_server(uuid, 'ACTIVE')
+        self.verify('server-show-2.53-resp.json', nova.show(uuid, version='2.53'))
+        self.verify('servers-detail-2.53-resp.json', nova.request(
+            'GET', '/v2.1/servers/detail?tags=web', token=DEMO, version='2.53'))
+        server = '/v2.1/servers/' + uuid
+        self.verify('server-update-2.53-resp.json', nova.request(
+            'PUT', server, token=DEMO, version='2.53',
+            body=self.request_sample('server-update-2.53-req.json')))
+        self.verify('server-tags-put-all-resp.json', nova.request(
+            'PUT', server + '/tags', token=DEMO, version='2.26',
+            body=self.request_sample('server-tags-put-all-req.json')))
+        added = nova.request('PUT', server + '/tags/blue', token=DEMO, version='2.26')
+        self.assertEqual(201, added.status)
+        self.assertEqual(nova.url + server + '/tags/blue', added.header('Location'))
+        self.verify('server-tags-index-resp.json', nova.request(
+            'GET', server + '/tags', token=DEMO, version='2.26'))
+
+
 class HostStatusSamplesTest(SampleTestCase):
     """One server per host_status value, on four hosts and on none."""
     hosts = 4
@@ -250,10 +278,14 @@ class HostStatusEventsSamplesTest(SampleTestCase):
         # the watcher has seen both hosts before the server exists
         nova._wait(lambda: [e['reason'] for e in self._feed().json['events']]
                    == ['registered', 'registered'], 30, 'both hosts registered')
-        nova.service_action('disable', 'host-2')
-        uuid = nova.create_server(name='web-1')
-        nova.service_action('enable', 'host-2')
+        # each cursor is read before the action its wait looks for: read
+        # after it, the watcher may already have stored the event
         start = self._feed().json['next']
+        nova.service_action('disable', 'host-2')
+        self._wait_for_event(start, 'disabled')
+        uuid = nova.create_server(name='web-1')
+        start = self._feed('?after=' + start).json['next']
+        nova.service_action('enable', 'host-2')
         self._wait_for_event(start, 'enabled')
         cursor = self._feed('?after=' + start).json['next']
 
@@ -368,3 +400,35 @@ class SampleFilesTest(testtools.TestCase):
         for what, server in cases.items():
             self.assertNotEqual([], differences(sample, {'server': server}), what)
         self.assertNotEqual([], differences({'servers': [{}]}, {'servers': [{}, {}]}))
+
+
+class ServerActionsSamplesTest(SampleTestCase):
+    hosts = 2
+
+    def _act(self, uuid, sample, token=ADMIN, version=None):
+        return self.nova.request('POST', '/v2.1/servers/%s/action' % uuid, token=token,
+                                 version=version, body=self.request_sample(sample))
+
+    def test_actions(self):
+        nova = self.nova
+        uuid = nova.create_server_on('host-1')
+        other = nova.create_server_on('host-1', name='other')
+        for sample, token, status in (
+                ('server-action-stop-req.json', DEMO, 'SHUTOFF'),
+                ('server-action-start-req.json', DEMO, 'ACTIVE'),
+                ('server-action-reboot-req.json', DEMO, 'ACTIVE'),
+                ('server-action-lock-req.json', ADMIN, 'ACTIVE'),
+                ('server-action-unlock-req.json', ADMIN, 'ACTIVE'),
+                ('server-action-reset-state-req.json', ADMIN, 'ERROR')):
+            resp = self._act(uuid, sample, token)
+            self.assertEqual((202, b''), (resp.status, resp.raw), sample)
+            nova._wait(lambda: nova.show(uuid).json['server']['OS-EXT-STS:task_state'] is None
+                       and nova.show(uuid).json['server']['status'] == status, 20, sample)
+        nova.service_action('force-down', 'host-1', forced_down=True, version='2.11')
+        resp = self._act(uuid, 'server-action-evacuate-req.json', version='2.14')
+        self.assertEqual((200, b''), (resp.status, resp.raw))
+        self.verify('server-action-evacuate-2.13-resp.json',
+                    self._act(other, 'server-action-evacuate-2.13-req.json', version='2.13'))
+        for server in (uuid, other):
+            nova._wait(lambda: nova.show(server).json['server']['OS-EXT-SRV-ATTR:host']
+                       == 'host-2', 20, 'evacuated to host-2')

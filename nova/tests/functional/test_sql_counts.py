@@ -19,11 +19,10 @@ import fixtures
 import sqlalchemy as sa
 from oslo_policy import policy as oslo_policy
 
-from nova.compute import api as compute
 from nova.db import api as db
 from nova.db import engine
 from nova.db.dbtime import db_now
-from nova.db.models import instance_faults, instances, services
+from nova.db.models import instance_faults, instance_tags, instances, services
 from nova.tests import fixtures as nova_fixtures
 from nova.tests.functional.db import backends
 
@@ -50,8 +49,14 @@ def seed(servers, hosts):
                 host=None if i % 7 == 0 else 'host-%04d' % (i % hosts),
                 vm_state='error' if error else 'active', power_state=1,
                 metadata=json.dumps({'k': str(i % 3)}), security_groups='["default"]',
+                flavor_name='m1.tiny', memory_mb=512, vcpus=1, root_gb=1, ephemeral_gb=0,
+                swap=0, display_description='server %d' % i,
                 created_at=now - datetime.timedelta(seconds=i), updated_at=now, deleted=0))
         conn.execute(sa.insert(instances), rows)
+        # tags (2.26): 'even' on every other server, 'third' on every third
+        conn.execute(sa.insert(instance_tags), [
+            dict(resource_id=r['uuid'], tag=tag) for i, r in enumerate(rows)
+            for tag, every in (('even', 2), ('third', 3)) if i % every == 0])
         conn.execute(sa.insert(instance_faults), [dict(
             instance_uuid=r['uuid'], code=500, message='boom', created_at=now, deleted=0)
             for r in rows if r['vm_state'] == 'error'])
@@ -94,7 +99,7 @@ class _CountTests:
             order = [r['uuid'] for r in
                      db.instance_list(conn, {}, ['created_at', 'id'], ['desc', 'desc'], servers)]
         half, found = servers // 2, {}
-        short = 'limit=%d' % compute.HOST_STATUS_JOIN_MAX
+        short = 'limit=10'
         detail = '/v2.1/servers/detail?all_tenants=1&'
         requests = {
             # no limit: a page of up to [api] max_limit (1000) servers
@@ -106,17 +111,18 @@ class _CountTests:
                 detail + short + '&marker=' + order[half - 1], ADMIN),
             'detail admin after the last': (detail + 'marker=' + order[-1], ADMIN),
             'detail admin filtered': (detail + 'host_status=UNKNOWN,MAINTENANCE', ADMIN),
+            'detail admin tag filtered': (detail + 'tags=even,third&not-tags-any=x', ADMIN),
             'show admin': ('/v2.1/servers/%s' % order[1], ADMIN),
             'show member': ('/v2.1/servers/%s' % order[1], MEMBER),
         }
         for name, (path, token) in requests.items():
-            for version in ('2.15', '2.16'):
+            for version in ('2.15', '2.16', '2.53'):
                 statements, checks, body = self.measure(path, token, version)
                 found[name, version] = statements, checks
                 if name in ('detail admin', 'detail admin short page'):
                     self.assertEqual(order[:len(body['servers'])],
                                      [s['id'] for s in body['servers']])
-                    self.assertEqual(version == '2.16',
+                    self.assertEqual(version != '2.15',
                                      all('host_status' in s for s in body['servers']))
                 if name == 'detail admin after marker':
                     self.assertEqual(order[half:], [s['id'] for s in body['servers']])
@@ -127,34 +133,21 @@ class _CountTests:
         self._empty_tables()
         self.assertEqual(small, self.counts(*LARGE))
 
-    def test_both_ways_of_reading_hosts_give_the_same_answer(self):
-        seed(*LARGE)
-        path = '/v2.1/servers/detail?all_tenants=1&limit=%d'
-        pages = {}
-        for limit in (compute.HOST_STATUS_JOIN_MAX, compute.HOST_STATUS_JOIN_MAX + 1):
-            resp = self.api.request('GET', path % limit, token=ADMIN, version='2.16')
-            self.assertEqual(200, resp.status_int)
-            pages[limit] = [(s['id'], s['host_status']) for s in resp.json['servers']]
-        joined, separate = pages.values()
-        self.assertEqual(joined, separate[:len(joined)])
-        self.assertEqual({'UP', 'MAINTENANCE', 'DOWN', 'UNKNOWN', ''},
-                         {status for _, status in separate})
-
     def test_statement_budget(self):
         found = self.counts(*SMALL)
         for (name, version), (statements, _) in found.items():
             self.assertLessEqual(statements, 3, (name, version))
-        # host_status: joined into show and short pages (no statement of
-        # its own), one statement for all the hosts of a longer page, none
-        # where policy hides it.
+        # host_status: its hosts' services joined into the page or the
+        # show statement (one plan for every page), none where policy hides it
         stmts = {key: value[0] for key, value in found.items()}
-        for name in ('detail admin short page', 'detail admin short page after marker',
-                     'detail member', 'show admin', 'show member', 'detail admin filtered'):
+        for name in {name for name, _ in found}:
             self.assertEqual(stmts[name, '2.15'], stmts[name, '2.16'], name)
-        for name in ('detail admin', 'detail admin after marker'):
-            self.assertEqual(stmts[name, '2.15'] + 1, stmts[name, '2.16'], name)
-        self.assertEqual(2 if self.BACKEND == 'sqlite' else 1,
-                         stmts['detail admin short page', '2.16'])
+        # 2.53's tags, description and embedded flavor come in the same
+        # statements as 2.16's page
+        for name in {name for name, _ in stmts}:
+            self.assertEqual(stmts[name, '2.16'], stmts[name, '2.53'], name)
+        for name in ('detail admin', 'detail admin short page'):
+            self.assertEqual(2 if self.BACKEND == 'sqlite' else 1, stmts[name, '2.16'], name)
 
     def test_the_host_status_filter_agrees_with_the_statuses_shown(self):
         seed(*SMALL)
@@ -166,6 +159,32 @@ class _CountTests:
             self.assertEqual([s['id'] for s in shown if s['host_status'] == value],
                              [s['id'] for s in resp.json['servers']], value)
             self.assertNotEqual([], resp.json['servers'], value)
+
+    def test_tag_filters_page_exactly(self):
+        seed(*SMALL)
+        path = '/v2.1/servers/detail?all_tenants=1'
+        shown = self.api.request('GET', path, token=ADMIN, version='2.53').json['servers']
+        self.assertEqual(['even', 'third'], shown[0]['tags'])
+        for query, keep in (('tags=even,third', lambda t: {'even', 'third'} <= t),
+                            ('tags-any=even,third', lambda t: bool(t & {'even', 'third'})),
+                            ('not-tags=even,third', lambda t: not {'even', 'third'} <= t),
+                            ('not-tags-any=even,third',
+                             lambda t: not t & {'even', 'third'})):
+            wanted = [s['id'] for s in shown if keep(set(s['tags']))]
+            self.assertNotEqual([], wanted, query)
+            got, marker = [], ''
+            while True:
+                page = self.api.request('GET', '%s&%s&limit=2%s' % (path, query, marker),
+                                        token=ADMIN, version='2.53').json['servers']
+                got += [s['id'] for s in page]
+                if len(page) < 2:
+                    break
+                marker = '&marker=' + page[-1]['id']
+            self.assertEqual(wanted, got, query)
+            # below 2.26 the filters are ignored, as Nova ignores them
+            below = self.api.request('GET', '%s&%s' % (path, query), token=ADMIN,
+                                     version='2.25').json['servers']
+            self.assertEqual(len(shown), len(below), query)
 
     def test_policy_checks_are_per_request(self):
         found = self.counts(*SMALL)

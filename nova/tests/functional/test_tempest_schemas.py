@@ -1,7 +1,8 @@
 """tempest's response schemas (tempest.lib.api_schema.response.compute)
 accept every servers, os-services, flavors and versions response we serve,
-at every microversion whose schema differs (2.1, 2.3, 2.9, 2.11, 2.16) and
-the ones around them, for an admin and a project member.
+at every microversion from 2.1 to 2.53 (tempest picks its schema for each:
+v2_1 ... v2_16, v2_19, v2_26, v2_45, v2_47, v2_48, v2_51, v2_53), for an
+admin and a project member.
 
 AllInOne.request validates each successful response itself (see
 fixtures.check_tempest_schema); these tests make sure every route, role,
@@ -19,6 +20,10 @@ from tempest.lib.api_schema.response.compute.v2_3 import servers as v2_3
 from tempest.lib.api_schema.response.compute.v2_9 import servers as v2_9
 from tempest.lib.api_schema.response.compute.v2_11 import services as services_v2_11
 from tempest.lib.api_schema.response.compute.v2_16 import servers as v2_16
+from tempest.lib.api_schema.response.compute.v2_19 import servers as v2_19
+from tempest.lib.api_schema.response.compute.v2_26 import servers as v2_26
+from tempest.lib.api_schema.response.compute.v2_47 import servers as v2_47
+from tempest.lib.api_schema.response.compute.v2_51 import servers as v2_51
 from tempest.lib.api_schema.response.compute.v2_53 import services as services_v2_53
 
 from nova.db import dbtime
@@ -28,8 +33,15 @@ from nova.tests.functional import fixtures as func
 from nova.tests.functional import tempest_schemas
 
 ADMIN, DEMO = func.ADMIN, func.DEMO
-SERVICE_VERSIONS = (None,) + tuple('2.%d' % minor for minor in range(1, 54)) + ('latest',)
-VERSIONS = (None, '2.1', '2.2', '2.3', '2.8', '2.9', '2.10', '2.11', '2.15', '2.16', 'latest')
+VERSIONS = (None,) + tuple('2.%d' % minor for minor in range(1, 54)) + ('latest',)
+
+
+def _at_least(version, other):
+    """``version`` as requested (None: 2.1, 'latest') is at least ``other``."""
+    if version == 'latest':
+        return True
+    version = version or '2.1'
+    return tuple(map(int, version.split('.'))) >= tuple(map(int, other.split('.')))
 
 
 class TempestSchemasTest(func.SharedAllInOneTestCase):
@@ -43,6 +55,10 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
             key_name='ops', user_data=base64.b64encode(b'#!/bin/sh\n').decode(),
             config_drive=True, accessIPv4='192.0.2.10', accessIPv6='2001:db8::10',
             **{'OS-DCF:diskConfig': 'AUTO'})
+        nova.request('PUT', '/v2.1/servers/%s/tags' % cls.rich, token=DEMO, version='2.26',
+                     body={'tags': ['db', 'prod']})
+        nova.request('PUT', '/v2.1/servers/' + cls.rich, token=DEMO, version='2.19',
+                     body={'server': {'description': 'the database'}})
         cls.plain = nova.create_server(name='plain')
         gone = nova.create_server(name='gone')
         nova.request('DELETE', '/v2.1/servers/' + gone, token=DEMO)
@@ -80,9 +96,13 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
 
     def test_create_and_delete_at_every_microversion(self):
         for version in VERSIONS:
+            server = {'name': 'tmp', 'flavorRef': '1', 'imageRef': func.IMAGE}
+            if _at_least(version, '2.37'):
+                server['networks'] = 'none' if version == 'latest' else 'auto'
+            if version == 'latest':
+                server.update(description='d', tags=['t'])
             resp = self.nova.request('POST', '/v2.1/servers', token=DEMO, version=version,
-                                     body={'server': {'name': 'tmp', 'flavorRef': '1',
-                                                      'imageRef': func.IMAGE}})
+                                     body={'server': server})
             self.assertEqual(202, resp.status, resp.raw)
             uuid = resp.json['server']['id']
             # as Nova: a Location header with the new server's self link
@@ -102,12 +122,33 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
         self.assertEqual(204, self.nova.request('DELETE', '/v2.1/demo/servers/' + uuid,
                                                 token=DEMO).status)
 
+    def test_update_and_tags_at_every_microversion(self):
+        server = '/v2.1/servers/' + self.plain
+        for version in VERSIONS:
+            body = {'server': {'name': 'plain', 'accessIPv4': '192.0.2.1'}}
+            resp = self.nova.request('PUT', server, token=DEMO, version=version, body=body)
+            self.assertEqual(200, resp.status, (version, resp.raw))
+            if not _at_least(version, '2.26'):
+                self.assertEqual(404, self.nova.request(
+                    'GET', server + '/tags', token=DEMO, version=version).status)
+                continue
+            for method, path, body, status in (
+                    ('PUT', '/tags', {'tags': ['a', 'b']}, 200),
+                    ('PUT', '/tags/c', None, 201),
+                    ('GET', '/tags', None, 200),
+                    ('GET', '/tags/c', None, 204),
+                    ('DELETE', '/tags/c', None, 204),
+                    ('DELETE', '/tags', None, 204)):
+                resp = self.nova.request(method, server + path, token=DEMO, version=version,
+                                         body=body)
+                self.assertEqual(status, resp.status, (method, path, version, resp.raw))
+
     def test_services_at_every_microversion(self):
-        for version in SERVICE_VERSIONS:
+        for version in VERSIONS:
             listed = self._get('/v2.1/os-services', ADMIN, version).json['services']
             self.assertEqual(self.nova.host_names, [s['host'] for s in listed])
             self._get('/v2.1/os-services?binary=nova-compute&host=host-1', ADMIN, version)
-        for version in SERVICE_VERSIONS[:-2]:       # the action form, below 2.53
+        for version in VERSIONS[:-2]:       # the action form, below 2.53
             for action, extra in (('disable', {}), ('enable', {}),
                                   ('disable-log-reason', {'disabled_reason': 'swap'}),
                                   ('enable', {})):
@@ -134,7 +175,7 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
 
     def test_service_delete_at_every_microversion(self):
         self.nova.attach_logs_on_failure(self)
-        for version in SERVICE_VERSIONS:
+        for version in VERSIONS:
             row = self._spare_service(version)
             by_uuid = version in ('2.53', 'latest')
             resp = self.nova.request('DELETE', '/v2.1/os-services/%s' % (
@@ -175,6 +216,13 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
         self.assertIs(v2_3.get_server, tempest_schemas.schema_for('GET', path, '2.3'))
         self.assertIs(v2_9.get_server, tempest_schemas.schema_for('GET', path, '2.15'))
         self.assertIs(v2_16.get_server, tempest_schemas.schema_for('GET', path, '2.16'))
+        self.assertIs(v2_19.get_server, tempest_schemas.schema_for('GET', path, '2.25'))
+        self.assertIs(v2_26.get_server, tempest_schemas.schema_for('GET', path, '2.44'))
+        self.assertIs(v2_47.get_server, tempest_schemas.schema_for('GET', path, '2.47'))
+        self.assertIs(v2_51.get_server, tempest_schemas.schema_for('GET', path, '2.53'))
+        self.assertIs(v2_26.update_server, tempest_schemas.schema_for('PUT', path, '2.26'))
+        self.assertIs(v2_26.list_tags, tempest_schemas.schema_for('GET', path + '/tags',
+                                                                  '2.26'))
         self.assertIs(v2_16.list_servers_detail,
                       tempest_schemas.schema_for('GET', '/v2.1/demo/servers/detail', '2.16'))
         self.assertIs(services_v2_11.list_services,
@@ -210,6 +258,15 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
         extra = copy.deepcopy(resp.json)
         extra['server']['host_state'] = 'UP'
         self.assertRaises(tempest_exc.InvalidHTTPResponseBody, check, extra, '2.16')
+        # 2.53: description, tags and the embedded flavor are required
+        latest = self.nova.show(self.rich, version='2.53').json
+        check(latest, '2.53')
+        for key in ('description', 'tags'):
+            missing = copy.deepcopy(latest)
+            del missing['server'][key]
+            self.assertRaises(tempest_exc.InvalidHTTPResponseBody, check, missing, '2.53')
+        self.assertRaises(tempest_exc.InvalidHTTPResponseBody, check,
+                          self.nova.show(self.rich, version='2.46').json, '2.47')
         # a null progress (what Nova's captures show) is refused
         nulled = copy.deepcopy(resp.json)
         nulled['server']['progress'] = None

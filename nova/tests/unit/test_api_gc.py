@@ -2,6 +2,7 @@
 loaded (in a child process here: the setting is process-wide)."""
 import subprocess
 import sys
+import types
 
 import fixtures
 import testtools
@@ -27,11 +28,12 @@ class TuneGcTest(testtools.TestCase):
     def test_nova_api_workers_tune_it_after_loading_the_app(self):
         calls = []
         self.useFixture(fixtures.MonkeyPatch(
-            'nova.api.openstack.wsgi_app.load_app', lambda: calls.append('load') or 'app'))
+            'nova.api.openstack.wsgi_app.load_app',
+            lambda request_metrics: calls.append('load') or 'app'))
         self.useFixture(fixtures.MonkeyPatch(
             'nova.api.openstack.gc_tuning.tune', lambda: calls.append('tune')))
         # and bound their waits on the database (nova/db/waits.py)
         self.useFixture(fixtures.MonkeyPatch(
             'nova.db.waits.enable', lambda: calls.append('bound')))
-        self.assertEqual('app', cmd_api.GunicornApp.load(None))
+        self.assertEqual('app', cmd_api.GunicornApp.load(types.SimpleNamespace(metrics=None)))
         self.assertEqual(['load', 'bound', 'tune'], calls)

@@ -66,8 +66,8 @@ class ConfigSampleTest(testtools.TestCase):
         missing = []
         for group, opts in conf_opts.list_opts():
             shown = self.committed.get((group, 'nova'), {})
-            missing += ['[%s] %s' % (group, opt.name) for opt in opts
-                        if opt.name not in shown]
+            missing += ['[%s] %s' % (group, opt.dest) for opt in opts
+                        if opt.dest not in shown]
         self.assertEqual([], missing, 'options missing from etc/nova/nova.conf.sample; '
                                       'run tox -e genconfig')
 

@@ -19,6 +19,7 @@ class ServerView:
     """Which optional parts of a server the caller sees."""
     extended: bool = False       # OS-EXT-SRV-ATTR:*
     host_status: str = None      # ALL, UNKNOWN_ONLY or None (the key is left out)
+    flavor_extra_specs: bool = False    # extra_specs in the embedded flavor (2.47)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -34,7 +35,13 @@ def server_view(req, project_id):
     target = {'project_id': project_id}
     context = req.context
     extended = policy.authorize(context, sp.EXTENDED_ATTRIBUTES, target, fatal=False)
-    return ServerView(extended=extended, host_status=_host_status_mode(req, target))
+    return ServerView(extended=extended, host_status=_host_status_mode(req, target),
+                      flavor_extra_specs=flavor_extra_specs(req, target))
+
+
+def flavor_extra_specs(req, target):
+    return req.at_least(avr.EMBEDDED_FLAVOR) and policy.authorize(
+        req.context, sp.SHOW_FLAVOR_EXTRA_SPECS, target, fatal=False)
 
 
 def _host_status_mode(req, target):

@@ -1,4 +1,4 @@
-"""/servers: list, detail, show, create, delete."""
+"""/servers: list, detail, show, create, update, delete."""
 import base64
 import binascii
 import re
@@ -28,7 +28,8 @@ SORT_KEYS = {
     'access_ip_v4': 'access_ip_v4', 'access_ip_v6': 'access_ip_v6',
     'auto_disk_config': 'disk_config', 'availability_zone': 'availability_zone',
     'config_drive': 'config_drive', 'created_at': 'created_at',
-    'display_description': None, 'display_name': 'display_name', 'host': 'host',
+    'display_description': 'display_description', 'display_name': 'display_name',
+    'host': 'host',
     'hostname': 'hostname', 'image_ref': 'image_ref', 'instance_type_id': 'flavor_id',
     'kernel_id': 'kernel_id', 'key_name': 'key_name', 'launch_index': 'launch_index',
     'launched_at': 'launched_at', 'locked_by': None, 'node': 'node',
@@ -39,6 +40,11 @@ SORT_KEYS = {
     'vm_state': 'vm_state',
 }
 ADMIN_SORT_KEYS = frozenset(('host', 'node'))
+TAG_FILTERS = ('tags', 'tags-any', 'not-tags', 'not-tags-any')
+# update body key -> column
+_UPDATABLE = (('name', 'display_name'), ('description', 'display_description'),
+              ('accessIPv4', 'access_ip_v4'), ('accessIPv6', 'access_ip_v6'),
+              ('OS-DCF:diskConfig', 'disk_config'))
 _UUID_IN_HREF = re.compile(
     r'([0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12})/?$')
 
@@ -58,7 +64,7 @@ class ServersController:
     @validation.documented(query=schema.list_query, response=schema.detail_response)
     def detail(self, req):
         access = server_access.list_access(req, sp.DETAIL, sp.DETAIL_ALL_TENANTS, detail=True)
-        rows, host_statuses = self._list(req, access)
+        rows, host_statuses = self._list(req, access, with_tags=req.at_least(avr.SERVER_TAGS))
         builder = views.ViewBuilder(req, access.view, host_statuses)
         servers = [builder.detail(row) for row in rows]
         return self._collection(req, 'servers/detail', servers)
@@ -66,12 +72,13 @@ class ServersController:
     @validation.documented(response=schema.show_response)
     def show(self, req, server_id):
         context = req.context
+        with_tags = req.at_least(avr.SERVER_TAGS)
         if context.is_admin:
             # policy may depend on the server's project: decided once the
             # row is read, which carries its host's service whenever 2.16
             # asks for host_status
             row, host_statuses = compute.show(context, server_id,
-                                              req.at_least(avr.HOST_STATUS))
+                                              req.at_least(avr.HOST_STATUS), with_tags)
             view = server_access.server_view(req, row['project_id'])
         else:
             # a non-admin only ever sees their own project's servers, so
@@ -79,7 +86,7 @@ class ServersController:
             # host_status the host's service is not joined at all
             view = server_access.server_view(req, context.project_id)
             row, host_statuses = compute.show(context, server_id,
-                                              view.host_status is not None)
+                                              view.host_status is not None, with_tags)
         policy.authorize(context, sp.SHOW, {'project_id': row['project_id']})
         return {'server': views.ViewBuilder(req, view, host_statuses).detail(row)}
 
@@ -91,7 +98,7 @@ class ServersController:
             body['servers_links'] = links
         return body
 
-    def _list(self, req, access):
+    def _list(self, req, access, with_tags=False):
         context = req.context
         params = req.GET
         filters = {}
@@ -118,18 +125,26 @@ class ServersController:
         status = params.get('status')
         if status:
             vm_states = common.STATUS_TO_VM_STATES.get(status.upper())
+            if vm_states is None and req.at_least(avr.STATUS_FILTER_STRICT):
+                raise faults.BadRequest('Invalid status value')
             if vm_states is None or (status.upper() == 'DELETED' and not context.is_admin):
                 return [], None
             filters['vm_state'] = vm_states
             if status.upper() == 'DELETED':
                 filters['include_deleted'] = True
 
+        if req.at_least(avr.SERVER_TAGS):
+            for param in TAG_FILTERS:
+                if params.get(param):
+                    filters[param.replace('-', '_')] = params[param].split(',')
+
         sort_keys, sort_dirs = self._sort_params(req)
         limit = common.limit_param(req)
         if limit == 0:
             return [], None
         return compute.get_all(filters, sort_keys, sort_dirs, limit, params.get('marker'),
-                               access.view.host_status is not None, access.host_status_in)
+                               access.view.host_status is not None, access.host_status_in,
+                               with_tags=with_tags)
 
     @staticmethod
     def _name_pattern(name):
@@ -183,10 +198,10 @@ class ServersController:
     # ------------------------------------------------------------ writing
 
     @wsgi.status(202)
-    @validation.documented(body=schema.create, response=schema.create_response)
+    @validation.documented(body=schema.create_v252, response=schema.create_response)
     def create(self, req):
         context = req.context
-        body = validation.validate(req.json_body(), schema.create)
+        body = validation.validate(req.json_body(), schema.create_for(req))
         policy.authorize(context, sp.CREATE,
                          {'project_id': context.project_id, 'user_id': context.user_id})
         server = body['server']
@@ -207,7 +222,7 @@ class ServersController:
         config_drive = strutils.bool_from_string(server.get('config_drive', False))
         security_groups = [g['name'] for g in server.get('security_groups', [])]
         try:
-            reservation_id, uuids = self._create(context, server, image_ref, max_count,
+            reservation_id, uuids = self._create(req, server, image_ref, max_count,
                                                  user_data, config_drive, security_groups)
         except exception.FlavorNotFound as exc:
             raise faults.BadRequest(exc.message)   # as Nova: the request names it
@@ -224,17 +239,23 @@ class ServersController:
         }}
 
     @staticmethod
-    def _create(context, server, image_ref, max_count, user_data, config_drive,
+    def _create(req, server, image_ref, max_count, user_data, config_drive,
                 security_groups):
+        # as Nova: below 2.19 the description is the name; networks (auto,
+        # none or a list) are accepted and unused: there is no network
+        # service, so servers have no addresses
         return compute.create(
-            context, server['name'], image_ref, server['flavorRef'], max_count,
+            req.context, server['name'], image_ref, server['flavorRef'], max_count,
             availability_zone=server.get('availability_zone'),
             metadata=server.get('metadata'),
             security_groups=sorted(set(security_groups)),
             key_name=server.get('key_name'), user_data=user_data,
             config_drive='True' if config_drive else '',
             disk_config=server.get('OS-DCF:diskConfig', 'MANUAL'),
-            access_ip_v4=server.get('accessIPv4'), access_ip_v6=server.get('accessIPv6'))
+            access_ip_v4=server.get('accessIPv4'), access_ip_v6=server.get('accessIPv6'),
+            display_description=server.get('description') if req.at_least(
+                avr.SERVER_DESCRIPTION) else server['name'],
+            tags=server.get('tags') or ())
 
     @staticmethod
     def _image_uuid(image_ref):
@@ -244,6 +265,21 @@ class ServersController:
         if not match:
             raise faults.BadRequest('Invalid imageRef provided.')
         return str(uuidlib.UUID(match.group(1)))
+
+    @validation.documented(body=schema.update_v219, response=schema.update_response)
+    def update(self, req, server_id):
+        context = req.context
+        # as Nova: the body is judged first, then the server, then policy
+        server = validation.validate(req.json_body(), schema.update_for(req))['server']
+        row = compute.get(context, server_id)
+        policy.authorize(context, sp.UPDATE,
+                         {'user_id': row['user_id'], 'project_id': row['project_id']})
+        values = {column: server[key] for key, column in _UPDATABLE if key in server}
+        row = compute.update(context, row, **values) if values else compute.get(
+            context, server_id, with_tags=True)
+        view = server_access.ServerView(flavor_extra_specs=server_access.flavor_extra_specs(
+            req, {'project_id': row['project_id']}))
+        return {'server': views.ViewBuilder(req, view).updated(row)}
 
     @wsgi.status(204)
     @validation.documented()

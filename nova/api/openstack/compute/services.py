@@ -31,21 +31,26 @@ def _isotime(value):
     return value.strftime('%Y-%m-%dT%H:%M:%S.%f') if value is not None else None
 
 
-def _services_up(rows):
-    """Ids of the rows whose service is alive; none while liveness
-    cannot be read (every service then shows "down": documented)."""
-    up = set()
+def _liveness(rows):
+    """(ids of the rows whose service is alive, {id: last heartbeat as the
+    liveness backend recorded it}); none alive and the rows' own updated_at
+    while liveness cannot be read (every service then shows "down":
+    documented)."""
+    up, seen = set(), {}
+    group = servicegroup.API()
     for binary in {row['binary'] for row in rows}:
         of_binary = {row['host']: row for row in rows if row['binary'] == binary}
         try:
-            hosts = servicegroup.API().hosts_up(of_binary)
+            hosts = group.hosts_up(of_binary)
+            seen.update((of_binary[host]['id'], at)
+                        for host, at in group.updated_at(of_binary).items())
         except exception.ServiceGroupUnavailable:
             continue
         up.update(of_binary[host]['id'] for host in hosts)
-    return up
+    return up, seen
 
 
-def _view(row, up, req):
+def _view(row, up, seen, req):
     """One service as the request's microversion shows it (Nova's keys, in
     the order Nova's responses have them)."""
     service = {'binary': row['binary'], 'disabled_reason': row['disabled_reason']}
@@ -56,7 +61,7 @@ def _view(row, up, req):
         id=row['uuid'] if req.at_least(avr.SERVICE_UUIDS) else row['id'],
         state='up' if up else 'down',
         status='disabled' if row['disabled'] else 'enabled',
-        updated_at=_isotime(row['updated_at']),
+        updated_at=_isotime(seen.get(row['id'], row['updated_at'])),
         zone=CONF.default_availability_zone if row['binary'] == db.COMPUTE_BINARY
         else 'internal')
     return service
@@ -84,8 +89,8 @@ class ServicesController:
     def index(self, req):
         policy.authorize(req.context, policies.LIST, {})
         rows = db.service_list(host=req.GET.get('host'), binary=req.GET.get('binary'))
-        up = _services_up(rows)
-        return {'services': [_view(row, row['id'] in up, req) for row in rows]}
+        up, seen = _liveness(rows)
+        return {'services': [_view(row, row['id'] in up, seen, req) for row in rows]}
 
     @validation.documented(body=schema.documented_update_body,
                            response=schema.update_response,
@@ -124,7 +129,8 @@ class ServicesController:
         row = db.service_get(uuid=service_id)
         if row is None:     # deleted in the meantime
             raise exception.ServiceNotFound(service_id=service_id)
-        return {'service': _view(row, row['id'] in _services_up([row]), req)}
+        up, seen = _liveness([row])
+        return {'service': _view(row, row['id'] in up, seen, req)}
 
     # ------------------------------------- before 2.53: the action form
 

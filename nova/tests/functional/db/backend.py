@@ -74,13 +74,20 @@ class Peek:
                 {'db': self.database.name}).all())
 
 
+# a process beside the all-in-one serves no metrics: their ports are taken
+BESIDE = '[api]\nmetrics_port = 0\n\n[host_status_watcher]\nmetrics_port = 0\n'
+
+
 def config_files(nova, name, text):
     """The all-in-one's --config-file arguments, plus one with ``text``."""
+    beside = os.path.join(nova.data_dir, 'beside.conf')
+    with open(beside, 'w') as f:
+        f.write(BESIDE)
     path = os.path.join(nova.data_dir, name)
     with open(path, 'w') as f:
         f.write(text)
     files = [os.path.join(nova.data_dir, n) for n in ('nova.conf', 'extra.conf', 'flags.conf')]
-    return [arg for p in files + [path] for arg in ('--config-file', p)]
+    return [arg for p in files + [beside, path] for arg in ('--config-file', p)]
 
 
 def spawn(test, nova, name, command, env=None):

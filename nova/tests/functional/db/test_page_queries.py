@@ -90,15 +90,12 @@ class _PageTests:
 class _ServiceJoinTests:
 
     def _services(self, uuid):
-        """The host's service as show and as a detail page read it joined,
-        and as the per-host statement reads it."""
+        """The host's service as show and as a detail page read it joined."""
         with engine.reader() as conn:
             shown = db.instance_get(conn, uuid, with_service=True)
             page = db.instance_list(conn, {}, ['id'], ['asc'], 100, with_service=True)
             listed = [r for r in page if r['uuid'] == uuid]
-            by_host = db.compute_services(conn, {shown['host']})
-        return [db.joined_compute_services([shown]), db.joined_compute_services(listed),
-                {host: dict(row) for host, row in by_host.items()}]
+        return [db.joined_compute_services([shown]), db.joined_compute_services(listed)]
 
     def test_the_joined_service_is_the_live_compute_row(self):
         nova_fixtures.add_service('h-old', forced_down=True, deleted=True)

@@ -1,4 +1,12 @@
-"""Request bodies of /servers at microversions 2.1-2.16."""
+"""Request bodies of /servers, per microversion (Nova's ranges)."""
+import copy
+import functools
+import unicodedata
+
+from nova.api.openstack import api_version_request as avr
+
+MAX_TAG_LENGTH = 60
+MAX_TAGS = 50
 
 _name = {
     'type': 'string', 'minLength': 1, 'maxLength': 255,
@@ -18,6 +26,37 @@ _metadata = {
 }
 _hints = {'type': 'object', 'additionalProperties': True}
 
+def _printable_ranges():
+    """A regex character class of the printable characters of the Basic
+    Multilingual Plane: no control or format characters, no line or
+    paragraph separators (Nova's rule for descriptions)."""
+    def printable(char):
+        category = unicodedata.category(char)
+        return not category.startswith('C') and (
+            not category.startswith('Z') or category == 'Zs')
+    ranges, start, last = [], None, None
+    for code in range(0xFFFF):
+        if printable(chr(code)):
+            if start is None:
+                start = code
+            last = code
+        elif start is not None:
+            ranges.append((start, last))
+            start = None
+    if start is not None:
+        ranges.append((start, last))
+    return ''.join('\\u%04x' % a if a == b else '\\u%04x-\\u%04x' % (a, b)
+                   for a, b in ranges)
+
+
+_description = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255,
+                'pattern': '^[%s]*$' % _printable_ranges()}
+tag = {'type': 'string', 'pattern': '^[^,/]*$', 'minLength': 1,
+       'maxLength': MAX_TAG_LENGTH}
+tags = {'type': 'array', 'items': tag, 'maxItems': MAX_TAGS}
+_uuid = {'type': 'string', 'format': 'uuid'}
+_ip_address = {'type': 'string', 'oneOf': [{'format': 'ipv4'}, {'format': 'ipv6'}]}
+
 create = {
     'type': 'object',
     'properties': {
@@ -31,10 +70,9 @@ create = {
                 'metadata': _metadata,
                 'networks': {'type': 'array', 'items': {
                     'type': 'object',
-                    'properties': {'fixed_ip': {'type': 'string'},
-                                   'port': {'type': ['string', 'null']},
-                                   'uuid': {'type': 'string'},
-                                   'tag': {'type': 'string'}},
+                    'properties': {'fixed_ip': _ip_address,
+                                   'port': {'type': ['string', 'null'], 'format': 'uuid'},
+                                   'uuid': {'type': 'string'}},
                     'additionalProperties': False}},
                 'OS-DCF:diskConfig': {'type': 'string', 'enum': ['AUTO', 'MANUAL']},
                 'accessIPv4': {'type': 'string', 'format': 'ipv4'},
@@ -69,6 +107,73 @@ create = {
     'additionalProperties': False,
 }
 
+
+
+def _server_properties(schema):
+    return schema['properties']['server']['properties']
+
+
+def _network_list(with_tag):
+    item = {'type': 'object',
+            'properties': {'fixed_ip': _ip_address,
+                           'port': {'type': ['string', 'null'], 'format': 'uuid'},
+                           'uuid': _uuid},
+            'additionalProperties': False}
+    if with_tag:
+        item['properties']['tag'] = tag
+    return {'oneOf': [{'type': 'array', 'items': item},
+                      {'type': 'string', 'enum': ['none', 'auto']}]}
+
+
+# Each step of the create body, as Nova's (the history is in
+# api_version_request): 2.19 description; 2.32 a network tag; 2.33-2.36
+# a network tag still (Nova's 2.32-only intent was for block devices);
+# 2.37 networks required, 'auto'/'none' or a list of uuids; 2.42 network
+# tags again; 2.52 tags.
+create_v219 = copy.deepcopy(create)
+_server_properties(create_v219)['description'] = _description
+create_v232 = copy.deepcopy(create_v219)
+_server_properties(create_v232)['networks']['items']['properties']['tag'] = tag
+create_v237 = copy.deepcopy(create_v232)
+create_v237['properties']['server']['required'].append('networks')
+_server_properties(create_v237)['networks'] = _network_list(with_tag=False)
+create_v242 = copy.deepcopy(create_v237)
+_server_properties(create_v242)['networks'] = _network_list(with_tag=True)
+create_v252 = copy.deepcopy(create_v242)
+_server_properties(create_v252)['tags'] = tags
+
+# (first version, schema), newest first
+_CREATE = ((avr.TAGS_ON_CREATE, create_v252), (avr.NETWORK_TAGS_RESTORED, create_v242),
+           (avr.NETWORKS_REQUIRED, create_v237), (avr.NETWORK_TAGS, create_v232),
+           (avr.SERVER_DESCRIPTION, create_v219), (avr.MIN_VERSION, create))
+
+def _body(server_properties):
+    return {'type': 'object',
+            'properties': {'server': {'type': 'object', 'properties': server_properties,
+                                      'additionalProperties': False}},
+            'required': ['server'], 'additionalProperties': False}
+
+
+update = _body({key: _server_properties(create)[key]
+                for key in ('name', 'OS-DCF:diskConfig', 'accessIPv4', 'accessIPv6')})
+update_v219 = copy.deepcopy(update)
+_server_properties(update_v219)['description'] = _description
+_UPDATE = ((avr.SERVER_DESCRIPTION, update_v219), (avr.MIN_VERSION, update))
+
+update_all_tags = {'type': 'object', 'properties': {'tags': tags},
+                   'required': ['tags'], 'additionalProperties': False}
+
+
+def _for_version(table, req):
+    for first, schema in table:
+        if req.at_least(first):
+            return schema
+    raise AssertionError('no schema for %s' % req.api_version)
+
+
+create_for = functools.partial(_for_version, _CREATE)
+update_for = functools.partial(_for_version, _UPDATE)
+
 # Query strings: what Nova validates (anything else is ignored, as Nova
 # ignores it; admin-only filters from others are dropped).
 _string = {'type': 'string'}
@@ -85,6 +190,8 @@ list_query = {
     # ours, from 2.16 (README "Beyond Nova"): there UP, DOWN, MAINTENANCE or
     # UNKNOWN, comma-separated; ignored below, as Nova ignores it
     'host_status': _string,
+    # from 2.26, comma-separated
+    'tags': _string, 'tags-any': _string, 'not-tags': _string, 'not-tags-any': _string,
 }
 
 # Responses: the shape every client relies on (tempest's schemas hold the rest).
@@ -107,6 +214,9 @@ def _page(server):
 list_response = _page(_basic)
 detail_response = _page(_detail)
 show_response = {'type': 'object', 'required': ['server'], 'properties': {'server': _detail}}
+update_response = show_response
+tags_response = {'type': 'object', 'required': ['tags'],
+                 'properties': {'tags': {'type': 'array', 'items': tag}}}
 create_response = {'type': 'object', 'properties': {
     'server': {'type': 'object', 'required': ['id', 'links', 'adminPass']},
     'reservation_id': _string}}

@@ -24,6 +24,9 @@ _DETAIL_COLUMNS = operator.itemgetter(
     'uuid', 'display_name', 'project_id', 'user_id', 'host', 'vm_state', 'task_state',
     'image_ref', 'flavor_id', 'metadata', 'created_at', 'updated_at', 'disk_config',
     'access_ip_v4', 'access_ip_v6')
+# the server's copy of its flavor (2.47 embeds it)
+_FLAVOR_COPY = operator.itemgetter(
+    'flavor_name', 'vcpus', 'memory_mb', 'root_gb', 'ephemeral_gb', 'swap')
 
 
 class _PerRequest(dict):
@@ -36,6 +39,19 @@ class _PerRequest(dict):
     def __missing__(self, key):
         value = self[key] = self.make(key)
         return value
+
+
+def _embedded_flavor(copy, with_extra_specs):
+    """The flavor a server keeps (2.47); {} when it has none, as Nova
+    answers for a server whose flavor is gone."""
+    name, vcpus, ram, disk, ephemeral, swap = copy
+    if name is None:
+        return {}
+    flavor = {'vcpus': vcpus, 'ram': ram, 'disk': disk, 'ephemeral': ephemeral,
+              'swap': swap, 'original_name': name}
+    if with_extra_specs:
+        flavor['extra_specs'] = {}     # flavors here carry no extra specs
+    return flavor
 
 
 def isotime(value):
@@ -65,8 +81,18 @@ class ViewBuilder:
         self.locked = req.at_least(avr.LOCKED)
         links = self.links
         self._statuses = _PerRequest(lambda states: common.status_from_state(*states))
-        self._flavors = _PerRequest(lambda flavor_id: {
-            'id': flavor_id, 'links': links.bookmark('flavors', flavor_id)})
+        self.description = req.at_least(avr.SERVER_DESCRIPTION)
+        self.tags = req.at_least(avr.SERVER_TAGS)
+        if req.at_least(avr.EMBEDDED_FLAVOR):
+            self._flavor_key = _FLAVOR_COPY
+            self._flavors = _PerRequest(
+                lambda copy: _embedded_flavor(copy, view.flavor_extra_specs))
+        else:
+            self._flavor_key = operator.itemgetter('flavor_id')
+            self._flavors = _PerRequest(lambda flavor_id: {
+                'id': flavor_id, 'links': links.bookmark('flavors', flavor_id)})
+        # tags come joined by ',' (no tag contains one), or None
+        self._tags = _PerRequest(lambda text: sorted(text.split(',')) if text else [])
         self._images = _PerRequest(lambda image_ref: {
             'id': image_ref, 'links': links.bookmark('images', image_ref)} if image_ref else '')
         self._host_ids = _PerRequest(lambda key: host_id(*key))
@@ -79,6 +105,48 @@ class ViewBuilder:
                 'links': self.links.pair(row['uuid'])}
 
     def detail(self, row):
+        server = self._core(row)
+        host = row['host']
+        server['OS-EXT-AZ:availability_zone'] = row['availability_zone'] or ''
+        server['config_drive'] = row['config_drive']
+        server['key_name'] = row['key_name']
+        server['OS-SRV-USG:launched_at'] = common.isotime_micro(row['launched_at'])
+        server['OS-SRV-USG:terminated_at'] = common.isotime_micro(row['terminated_at'])
+        if self.extended:
+            self._extended_attributes(server, row)
+        server['OS-EXT-STS:task_state'] = row['task_state']
+        server['OS-EXT-STS:vm_state'] = row['vm_state']
+        server['OS-EXT-STS:power_state'] = row['power_state']
+        server['os-extended-volumes:volumes_attached'] = []
+        security_groups = row['security_groups']
+        if security_groups:
+            server['security_groups'] = self._security_groups[security_groups]
+        if self.locked:
+            server['locked'] = bool(row['locked'])
+        mode = self.host_status_mode
+        if mode is not None:
+            status = self.host_statuses.get(host, hs.NONE)
+            if mode == server_access.ALL or status == hs.UNKNOWN:
+                server['host_status'] = status
+        self._since_2_19(server, row)
+        return server
+
+    def updated(self, row):
+        """The server as ``PUT /servers/{id}`` answers below 2.75: the
+        core keys, locked, and what 2.19 and 2.26 add."""
+        server = self._core(row)
+        if self.locked:
+            server['locked'] = bool(row['locked'])
+        self._since_2_19(server, row)
+        return server
+
+    def _since_2_19(self, server, row):
+        if self.description:
+            server['description'] = row['display_description']
+        if self.tags:
+            server['tags'] = self._tags[row['tags']]
+
+    def _core(self, row):
         (uuid, name, project_id, user_id, host, vm_state, task_state, image_ref, flavor_id,
          metadata, created_at, updated_at, disk_config, ipv4, ipv6) = _DETAIL_COLUMNS(row)
         status = self._statuses[vm_state, task_state]
@@ -87,7 +155,7 @@ class ViewBuilder:
             'accessIPv6': ipv6 or '',
             'addresses': {},
             'created': isotime(created_at),
-            'flavor': self._flavors[flavor_id],
+            'flavor': self._flavors[self._flavor_key(row)],
             'hostId': self._host_ids[project_id, host],
             'id': uuid,
             'image': self._images[image_ref],
@@ -104,27 +172,6 @@ class ViewBuilder:
             server['fault'] = self._fault(row)
         if status in PROGRESS_STATUSES:
             server['progress'] = row['progress'] or 0
-        server['OS-EXT-AZ:availability_zone'] = row['availability_zone'] or ''
-        server['config_drive'] = row['config_drive']
-        server['key_name'] = row['key_name']
-        server['OS-SRV-USG:launched_at'] = common.isotime_micro(row['launched_at'])
-        server['OS-SRV-USG:terminated_at'] = common.isotime_micro(row['terminated_at'])
-        if self.extended:
-            self._extended_attributes(server, row)
-        server['OS-EXT-STS:task_state'] = task_state
-        server['OS-EXT-STS:vm_state'] = vm_state
-        server['OS-EXT-STS:power_state'] = row['power_state']
-        server['os-extended-volumes:volumes_attached'] = []
-        security_groups = row['security_groups']
-        if security_groups:
-            server['security_groups'] = self._security_groups[security_groups]
-        if self.locked:
-            server['locked'] = bool(row['locked'])
-        mode = self.host_status_mode
-        if mode is not None:
-            status = self.host_statuses.get(host, hs.NONE)
-            if mode == server_access.ALL or status == hs.UNKNOWN:
-                server['host_status'] = status
         return server
 
     def _extended_attributes(self, server, row):

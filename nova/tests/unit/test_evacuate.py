@@ -1,0 +1,192 @@
+"""Evacuate in-process: the real WSGI app and ComputeManager.poll_once on
+one SQLite file (no processes, no waiting). What the destination does,
+what a source that comes back does, and what 2.29's ``force`` changes."""
+import fixtures
+import testtools
+
+from nova.api.openstack import api_version_request as avr
+from nova.compute import manager
+from nova.db import api as db
+from nova.db import engine
+from nova.db import evacuations
+from nova.db.dbtime import db_now
+from nova import exception
+from nova.tests import fixtures as nova_fixtures
+
+AT_2_29 = testtools.skipUnless(
+    avr.max_version().at_least(avr.EVACUATE_FORCE),
+    'the maximum microversion (%s) is below %s' % (avr.MAX_VERSION, avr.EVACUATE_FORCE))
+
+
+class EvacuateTest(nova_fixtures.APITestCase):
+
+    def setUp(self):
+        super().setUp()
+        nova_fixtures.add_service('h-src', forced_down=True)
+        nova_fixtures.add_service('h-dst')
+        nova_fixtures.add_service('h-busy')
+        nova_fixtures.add_service('h-off', disabled=True)
+        nova_fixtures.add_service('h-stale', seconds_ago=7200)
+        for i in range(2):   # h-busy carries more: the scheduler prefers h-dst
+            nova_fixtures.add_server('load%d' % i, host='h-busy')
+
+    def _server(self, vm_state='active', host='h-src'):
+        return nova_fixtures.add_server('vm', host=host, vm_state=vm_state,
+                                        launched_at=db_now())
+
+    def _evacuate(self, uuid, body=None, version='2.16'):
+        return self.api.request('POST', '/v2.1/servers/%s/action' % uuid, version=version,
+                                body={'evacuate': body or {}})
+
+    def _row(self, uuid):
+        with engine.reader() as conn:
+            return db.instance_get(conn, uuid)
+
+    def _poll(self, host, guests=()):
+        compute = manager.ComputeManager(host)
+        compute.driver.spawn_seconds = 0
+        for uuid in guests:
+            compute.driver.guests[uuid] = 1
+        compute.poll_once()
+        return compute
+
+    def test_the_destination_rebuilds_and_the_server_moves(self):
+        uuid = self._server()
+        resp = self._evacuate(uuid)
+        self.assertEqual((200, b''), (resp.status_int, resp.body))
+        row = self._row(uuid)
+        self.assertEqual(('h-src', 'rebuilding', 'active'),
+                         (row['host'], row['task_state'], row['vm_state']))
+        (migration,) = evacuations.for_instance(uuid)
+        self.assertEqual(('accepted', 'h-src', 'h-dst'), (
+            migration['status'], migration['source_compute'], migration['dest_compute']))
+        self._poll('h-busy')            # not its work
+        self.assertEqual('h-src', self._row(uuid)['host'])
+        dest = self._poll('h-dst')
+        row = self._row(uuid)
+        self.assertEqual(('h-dst', 'h-dst', None, 'active', 1),
+                         (row['host'], row['node'], row['task_state'], row['vm_state'],
+                          row['power_state']))
+        self.assertTrue(dest.driver.has(uuid))
+        self.assertEqual('done', evacuations.for_instance(uuid)[0]['status'])
+
+    def test_error_becomes_active_and_stopped_stays_stopped(self):
+        failed, stopped = self._server('error'), self._server('stopped')
+        for uuid in (failed, stopped):
+            self.assertEqual(200, self._evacuate(uuid).status_int)
+        self._poll('h-dst')
+        self.assertEqual(('active', None), _states(self._row(failed)))
+        # a stopped server comes up and is powered off again, as Nova's
+        self.assertEqual(('active', 'powering-off'), _states(self._row(stopped)))
+        compute = self._poll('h-dst')
+        self.assertEqual(('stopped', None, 4), _states(self._row(stopped)) + (
+            self._row(stopped)['power_state'],))
+        self.assertEqual({}, {u: p for u, p in compute.driver.guests.items() if p != 4})
+
+    def test_the_source_coming_back_destroys_its_copy_and_writes_nothing(self):
+        uuid = self._server()
+        # the source read this task just before it froze
+        db.instance_update(uuid, task_state='powering-off')
+        self.api.request('POST', '/v2.1/servers/%s/action' % uuid,
+                         body={'os-resetState': {'state': 'active'}})
+        self._evacuate(uuid)
+        self._poll('h-dst')
+        source = manager.ComputeManager('h-src')
+        source.driver.guests[uuid] = 1
+        source._power_action(uuid, 'powering-off')    # the stale task, finished late
+        source._delete(uuid)                          # or a stale delete
+        row = self._row(uuid)
+        self.assertEqual(('h-dst', 'active', None, 1), (
+            row['host'], row['vm_state'], row['task_state'], row['power_state']))
+        source.poll_once()
+        self.assertFalse(source.driver.has(uuid))
+        self.assertEqual('completed', evacuations.for_instance(uuid)[0]['status'])
+
+    def test_a_source_restarting_before_the_rebuild_does_not_run_the_server(self):
+        uuid = self._server()
+        self._evacuate(uuid)
+        source = manager.ComputeManager('h-src')
+        source.driver.guests[uuid] = 1
+        source._destroy_evacuated_instances()      # what start() does first
+        self.assertFalse(source.driver.has(uuid))
+        # not completed: the destination has not run it yet
+        self.assertEqual('accepted', evacuations.for_instance(uuid)[0]['status'])
+        self._poll('h-dst')
+        self.assertEqual('h-dst', self._row(uuid)['host'])
+
+    def test_a_reset_during_the_rebuild_keeps_the_server_where_it_was(self):
+        uuid = self._server()
+        self._evacuate(uuid)
+        self.api.request('POST', '/v2.1/servers/%s/action' % uuid,
+                         body={'os-resetState': {'state': 'error'}})
+        dest = self._poll('h-dst')
+        self.assertEqual(('h-src', 'error'), (self._row(uuid)['host'],
+                                              self._row(uuid)['vm_state']))
+        self.assertFalse(dest.driver.has(uuid))
+        self.assertEqual('failed', evacuations.for_instance(uuid)[0]['status'])
+
+    def test_a_stale_host_may_be_evacuated_and_no_valid_host_is_error(self):
+        uuid = self._server(host='h-stale')
+        for host in ('h-dst', 'h-busy'):
+            db.service_update(host, db.COMPUTE_BINARY, disabled=True)
+        self.assertEqual(200, self._evacuate(uuid).status_int)
+        row = self._row(uuid)
+        self.assertEqual(('h-stale', 'error', None), (row['host'], row['vm_state'],
+                                                      row['task_state']))
+        self.assertEqual('error', evacuations.for_instance(uuid)[0]['status'])
+        server = self.api.request('GET', '/v2.1/servers/' + uuid).json['server']
+        self.assertEqual((500, 'No valid host was found. There are not enough hosts '
+                          'available.'), (server['fault']['code'], server['fault']['message']))
+
+    def test_below_2_29_a_given_host_is_forced(self):
+        uuid = self._server()
+        self.assertEqual(200, self._evacuate(uuid, {'host': 'h-off'}).status_int)
+        self.assertEqual('h-off', evacuations.for_instance(uuid)[0]['dest_compute'])
+
+    def test_below_2_14_the_answer_has_an_admin_password(self):
+        uuid = self._server()
+        resp = self._evacuate(uuid, {'onSharedStorage': 'False'}, version='2.13')
+        self.assertEqual(200, resp.status_int)
+        self.assertEqual(['adminPass'], list(resp.json))
+        self.assertEqual(12, len(resp.json['adminPass']))
+
+    def test_a_liveness_read_that_fails_refuses_the_evacuation(self):
+        uuid = self._server()
+        self.useFixture(fixtures.MockPatch(
+            'nova.servicegroup.API.service_is_up',
+            side_effect=exception.ServiceGroupUnavailable()))
+        resp = self._evacuate(uuid)
+        self.assertEqual(503, resp.status_int)
+        self.assertIsNone(self._row(uuid)['task_state'])
+
+    @AT_2_29
+    def test_at_2_29_a_given_host_is_checked_unless_forced(self):
+        disabled, forced = self._server(), self._server()
+        resp = self._evacuate(disabled, {'host': 'h-off'}, version=avr.EVACUATE_FORCE)
+        self.assertEqual(200, resp.status_int)
+        self.assertEqual(('error', None), _states(self._row(disabled)))
+        self.assertEqual('error', evacuations.for_instance(disabled)[0]['status'])
+        resp = self._evacuate(forced, {'host': 'h-off', 'force': True},
+                              version=avr.EVACUATE_FORCE)
+        self.assertEqual(200, resp.status_int)
+        self.assertEqual(('accepted', 'h-off'), (
+            evacuations.for_instance(forced)[0]['status'],
+            evacuations.for_instance(forced)[0]['dest_compute']))
+        valid = self._server()
+        self.assertEqual(200, self._evacuate(valid, {'host': 'h-busy'},
+                                             version=avr.EVACUATE_FORCE).status_int)
+        self.assertEqual('h-busy', evacuations.for_instance(valid)[0]['dest_compute'])
+
+    @AT_2_29
+    def test_at_2_29_force_needs_a_host(self):
+        uuid = self._server()
+        resp = self._evacuate(uuid, {'force': True}, version=avr.EVACUATE_FORCE)
+        self.assertEqual(400, resp.status_int)
+        self.assertEqual("Can't force to a non-provided destination",
+                         resp.json['badRequest']['message'])
+        self.assertIsNone(self._row(uuid)['task_state'])
+
+
+def _states(row):
+    return row['vm_state'], row['task_state']
+
