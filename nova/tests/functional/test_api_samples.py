@@ -246,11 +246,14 @@ class ServicesSamplesTest(SampleTestCase):
         resp = self.nova.request('GET', '/v2.1/os-services', version='2.53')
         self.verify('services-list-2.53-resp.json', resp, body=by_host(resp))
         uuid = by_host(resp)['services'][0]['id']
-        for name in ('service-update-disable-2.53', 'service-update-force-down-2.53',
-                     'service-update-enable-2.53'):
-            self.verify(name + '-resp.json', self.nova.request(
-                'PUT', '/v2.1/os-services/' + uuid, version='2.53',
-                body=self.request_sample(name + '-req.json')))
+        for request, response in (
+                ('service-update-disable-2.53-req.json', 'service-update-disable-2.53-resp.json'),
+                ('service-update-force-down-2.53-req.json',
+                 'service-update-force-down-2.53-resp.json'),
+                ('service-update-enable-2.53-req.json', 'service-update-enable-2.53-resp.json')):
+            self.verify(response, self.nova.request('PUT', '/v2.1/os-services/' + uuid,
+                                                    version='2.53',
+                                                    body=self.request_sample(request)))
         uuid = by_host(resp)['services'][1]['id']      # host-2: no servers
         resp = self.nova.request('DELETE', '/v2.1/os-services/' + uuid, version='2.53')
         self.assertEqual((204, b''), (resp.status, resp.raw))

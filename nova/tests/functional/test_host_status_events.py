@@ -216,6 +216,22 @@ class HostStatusEventsTest(testtools.TestCase):
         self.rabbit.wait_for(lambda m: is_event('service.update', 'host-2')(m)
                              and data(m)['forced_down'], 10, 'service.update forced_down')
 
+        # the 2.53 form makes the same change, so the same notifications
+        uuid = self.nova.request('GET', '/v2.1/os-services?host=host-2',
+                                 version='2.53').json['services'][0]['id']
+        mark = self.rabbit.mark()
+        resp = self.nova.request('PUT', '/v2.1/os-services/' + uuid, version='2.53',
+                                 body={'status': 'enabled', 'forced_down': False})
+        self.assertEqual(200, resp.status, resp.raw)
+        back = self.rabbit.wait_for(
+            is_event('service.host_status.update', 'host-2', 'forced_up'), 10, 'forced_up',
+            after=mark)
+        self.assertEqual(('DOWN', 'UP', 'enabled'), tuple(
+            data(back)[k] for k in ('old_status', 'new_status', 'admin_state')))
+        self.rabbit.wait_for(lambda m: is_event('service.update', 'host-2')(m)
+                             and not data(m)['forced_down'] and not data(m)['disabled'],
+                             10, 'service.update after the 2.53 update', after=mark)
+
     def test_long_poll_answers_within_a_second_of_the_stored_transition(self):
         cursor = self.feed()['next']
         answer = {}
