@@ -72,8 +72,8 @@ class ComputeManager:
         for item in db.instances_for_compute(self.host, ('spawning',)):
             db.instance_update(item['uuid'], expected_task_state=('spawning',),
                                expected_host=self.host, task_state='scheduling')
-        # An evacuation claimed by a previous run that died mid-rebuild.
-        # (The source of it no longer runs the server: it stays ours.)
+        # An evacuation claimed by a previous run that died mid-rebuild:
+        # claimable again, so this run rebuilds it.
         for migration in evacuations.to_run_on(self.host, ('pre-migrating',)):
             evacuations.release(migration)
 
