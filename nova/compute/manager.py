@@ -72,8 +72,8 @@ class ComputeManager:
         for item in db.instances_for_compute(self.host, ('spawning',)):
             db.instance_update(item['uuid'], expected_task_state=('spawning',),
                                expected_host=self.host, task_state='scheduling')
-        # An evacuation claimed by a previous run that died mid-rebuild.
-        # (The source of it no longer runs the server: it stays ours.)
+        # An evacuation claimed by a previous run that died mid-rebuild:
+        # claimable again, so this run rebuilds it.
         for migration in evacuations.to_run_on(self.host, ('pre-migrating',)):
             evacuations.release(migration)
 
@@ -90,7 +90,9 @@ class ComputeManager:
             self.stop_event.wait(CONF.compute.work_poll_interval)
 
     def poll_once(self):
-        self._destroy_evacuated_instances()
+        moves = evacuations.of_host(self.host)
+        self._destroy_evacuated_instances(
+            [m for m in moves if m['source_compute'] == self.host])
         for item in db.instances_for_compute(self.host, WORK_TASK_STATES):
             if self.stop_event.is_set():
                 return
@@ -101,10 +103,11 @@ class ComputeManager:
                 self._delete(item['uuid'])
             else:
                 self._power_action(item['uuid'], task)
-        for migration in evacuations.to_run_on(self.host):
+        for migration in moves:
             if self.stop_event.is_set():
                 return
-            self._rebuild_evacuated(migration)
+            if migration['dest_compute'] == self.host:
+                self._rebuild_evacuated(migration)
 
     def _update(self, uuid, expected_task_state, **values):
         return db.instance_update(uuid, expected_task_state=expected_task_state,
@@ -161,11 +164,13 @@ class ComputeManager:
             LOG.warning('evacuation of %s from %s failed: the server changed meanwhile',
                         uuid, migration['source_compute'])
 
-    def _destroy_evacuated_instances(self):
+    def _destroy_evacuated_instances(self, migrations=None):
         """Never run a server that was evacuated away (Nova's
         _destroy_evacuated_instances, at every poll rather than only at
         start: a compute that was frozen and thawed must stop it too)."""
-        for migration in evacuations.evacuated_from(self.host):
+        if migrations is None:
+            migrations = evacuations.evacuated_from(self.host)
+        for migration in migrations:
             if self.driver.destroy(migration['instance_uuid']):
                 LOG.warning('destroyed %s here: it was evacuated to %s',
                             migration['instance_uuid'], migration['dest_compute'])

@@ -100,13 +100,22 @@ def finish(migration, host, **values):
 
 def evacuated_from(host):
     """Evacuations away from ``host`` whose copy there must not run."""
+    return [m for m in of_host(host) if m['source_compute'] == host]
+
+
+def of_host(host):
+    """In one statement, what a compute's work poll needs: the evacuations
+    away from ``host`` whose copy there must not run, and those to it not
+    claimed yet (tell them apart by source_compute / dest_compute)."""
     with engine.reader() as conn:
         return conn.execute(
-            sa.select(migrations.c.id, migrations.c.instance_uuid, migrations.c.status,
-                      migrations.c.dest_compute)
-            .where(migrations.c.source_compute == host,
-                   migrations.c.status.in_(SOURCE_MUST_DESTROY),
-                   migrations.c.migration_type == EVACUATION)).mappings().all()
+            sa.select(migrations).where(
+                migrations.c.migration_type == EVACUATION,
+                sa.or_(sa.and_(migrations.c.source_compute == host,
+                               migrations.c.status.in_(SOURCE_MUST_DESTROY)),
+                       sa.and_(migrations.c.dest_compute == host,
+                               migrations.c.status == 'accepted')))
+            .order_by(migrations.c.id)).mappings().all()
 
 
 def complete(migration):

@@ -22,7 +22,8 @@ class Request(webob.Request):
         """True when the request's microversion is at least ``version``."""
         return self.api_version.at_least(version)
 
-    def json_body(self):
+    def json_body(self, empty='The request body is empty.'):
+        """The body as JSON; ``empty``: the 400 message for no body."""
         try:
             raw = self.body
         except webob.exc.HTTPRequestEntityTooLarge:
@@ -30,7 +31,7 @@ class Request(webob.Request):
             # being read: see sizelimit.py
             raise sizelimit.too_large()
         if not raw:
-            raise faults.BadRequest('The request body is empty.')
+            raise faults.BadRequest(empty)
         content_type = self.content_type
         if content_type and content_type not in ('application/json', 'text/plain'):
             raise faults.Fault(415, 'Unsupported Content-Type')

@@ -2,6 +2,7 @@
 one SQLite file (no processes, no waiting). What the destination does,
 what a source that comes back does, and what 2.29's ``force`` changes."""
 import fixtures
+import sqlalchemy as sa
 import testtools
 
 from nova.api.openstack import api_version_request as avr
@@ -190,3 +191,38 @@ class EvacuateTest(nova_fixtures.APITestCase):
 def _states(row):
     return row['vm_state'], row['task_state']
 
+
+class WorkPollCostTest(nova_fixtures.APITestCase):
+    """A compute's work poll reads its servers' tasks and its evacuations
+    (both ways) in two statements, however many servers and evacuations."""
+
+    def _statements_of_a_poll(self, compute):
+        seen = []
+
+        def count(conn, cursor, statement, *args):
+            if statement.lstrip().upper().startswith('SELECT'):
+                seen.append(statement)
+        engine_ = engine.get_engine()
+        sa.event.listen(engine_, 'before_cursor_execute', count)
+        try:
+            compute.poll_once()
+        finally:
+            sa.event.remove(engine_, 'before_cursor_execute', count)
+        return len(seen)
+
+    def test_an_idle_poll_reads_twice(self):
+        nova_fixtures.add_service('h1')
+        nova_fixtures.add_service('h2', forced_down=True)
+        for i in range(5):
+            nova_fixtures.add_server('vm%d' % i, host='h1')
+            uuid = nova_fixtures.add_server('gone%d' % i, host='h2', launched_at=db_now())
+            self.api.request('POST', '/v2.1/servers/%s/action' % uuid,
+                             body={'evacuate': {}}, version='2.16')
+        source = manager.ComputeManager('h2')
+        self.assertEqual(2, self._statements_of_a_poll(source))
+        destination = manager.ComputeManager('h1')
+        destination.driver.spawn_seconds = 0
+        # rebuilding five evacuated servers reads nothing more
+        self.assertEqual(2, self._statements_of_a_poll(destination))
+        self.assertEqual(5, len(destination.driver.guests))
+        self.assertEqual(2, self._statements_of_a_poll(source))

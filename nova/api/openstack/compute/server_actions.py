@@ -52,13 +52,9 @@ class ServerActionsController:
 
     @staticmethod
     def _body(req):
-        # Nova reads an action body before anything else: an empty or
-        # undecodable one is a malformed body
-        try:
-            raw = req.body
-        except Exception:
-            raise faults.BadRequest(json_body.MALFORMED)
-        return json_body.loads(raw or b'')
+        # Nova reads an action body before anything else: an empty one is
+        # a malformed body too
+        return req.json_body(empty=json_body.MALFORMED)
 
     @staticmethod
     def _action_name(body):
