@@ -17,15 +17,14 @@ CONF = nova.conf.CONF
 
 
 def load_app():
-    """The compute API as deployed, innermost first: the app, the body size
-    limit, and behind a TLS-terminating proxy (set [oslo_middleware]
+    """The compute API as deployed, innermost first: the app (which limits
+    request bodies itself, nova/api/openstack/sizelimit.py), and behind a
+    TLS-terminating proxy (set [oslo_middleware]
     enable_proxy_headers_parsing) the proxy headers, so links use its scheme."""
     from nova.api.openstack import app
-    from nova.api.openstack import sizelimit
     from nova.db import engine
     engine.serve_requests()
     application = app.ComputeAPI()
-    application = sizelimit.BodySizeLimiter(application, conf=CONF)
     if CONF.oslo_middleware.enable_proxy_headers_parsing:
         application = http_proxy_to_wsgi.HTTPProxyToWSGI(application, conf=CONF)
     return application
