@@ -92,8 +92,9 @@ def list_all(host=None):
 
 
 def list_for_project(project_id, uuid=None):
-    """[(window, [server uuid, ...])]: the windows affecting the project's
-    servers (MaintenanceWindowNotFound for ``uuid`` affecting none)."""
+    """[(window, [server uuid, ...])]: the current and future windows
+    affecting the project's servers now (MaintenanceWindowNotFound for a
+    ``uuid`` that is none of them)."""
     found = store.list_for_project(project_id, uuid)
     if uuid is not None and not found:
         raise exception.MaintenanceWindowNotFound(window_id=uuid)

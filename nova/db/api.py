@@ -10,6 +10,7 @@ from oslo_db import exception as db_exc
 import nova.conf
 from nova import exception
 from nova.db import engine
+from nova.db import host_status_events as events
 from nova.db import liveness
 from nova.db.dbtime import db_now
 from nova.db.models import flavors, instance_faults, instance_tags, instances, services
@@ -91,14 +92,18 @@ def service_list(host=None, binary=None):
 
 
 def service_update(host, binary, **values):
-    """Set operator-controlled columns; returns the number of rows changed."""
+    """Set operator-controlled columns; returns the number of rows changed.
+    A change Nova announces (host_status_events.SERVICE_UPDATE_FIELDS) asks
+    for its service.update in the same transaction."""
     with engine.writer() as conn:
-        result = conn.execute(
+        changed = conn.execute(
             sa.update(services)
             .where(services.c.host == host, services.c.binary == binary,
                    services.c.deleted == 0)
-            .values(updated_at=db_now(), **values))
-        return result.rowcount
+            .values(updated_at=db_now(), **values)).rowcount
+        if changed and events.SERVICE_UPDATE_FIELDS.intersection(values):
+            events.request_service_update(conn, host, binary)
+        return changed
 
 
 def service_get(service_id=None, uuid=None):

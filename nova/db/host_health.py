@@ -7,6 +7,7 @@ import sqlalchemy as sa
 import nova.conf
 from nova.db import engine
 from nova.db import host_maintenance
+from nova.db import host_status_events
 from nova.db import liveness
 from nova.db.models import host_maintenance_windows as windows
 from nova.db.models import host_status_events as events
@@ -27,7 +28,8 @@ def read(host):
     cancelled, or None)."""
     last_event_at = (
         sa.select(events.c.at)
-        .where(events.c.host == services.c.host, events.c.binary == services.c.binary)
+        .where(events.c.host == services.c.host, events.c.binary == services.c.binary,
+               host_status_events.TRANSITIONS)
         .order_by(events.c.id.desc()).limit(1).scalar_subquery())
     cancelled_at = (
         sa.select(sa.func.max(windows.c.updated_at))

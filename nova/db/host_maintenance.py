@@ -6,7 +6,9 @@ Every write of a host's windows first UPDATEs that host's lock row, so the
 overlap check and the write of two concurrent requests run one after the
 other (the row lock on MariaDB and PostgreSQL, the write lock on SQLite).
 Start and end are conditional UPDATEs of the window's state, in the
-transaction that changes the service: two watchers never apply one twice.
+transaction that changes the service and stores the event announcing it
+(the watcher's): two watchers never apply one twice, and a watcher dying
+in between leaves neither.
 Times are compared on the database's clock.
 """
 import contextlib
@@ -17,6 +19,7 @@ import sqlalchemy as sa
 from oslo_db import exception as db_exc
 
 from nova.db import engine
+from nova.db import host_status_events as events
 from nova.db.dbtime import db_now
 from nova.db.models import host_maintenance_locks as locks
 from nova.db.models import host_maintenance_windows as windows
@@ -140,11 +143,13 @@ def list_all(host=None):
 
 
 def list_for_project(project_id, uuid=None):
-    """[(window row, [server uuid, ...])] of the windows of hosts where
-    ``project_id`` has live servers, by start; optionally one window."""
+    """[(window row, [server uuid, ...])] of the current and future windows
+    (scheduled or in progress) of hosts where ``project_id`` has live
+    servers now, by start; optionally one window."""
     query = (sa.select(windows, instances.c.uuid.label('server_id'))
              .join(instances, instances.c.host == windows.c.host)
-             .where(instances.c.project_id == project_id, instances.c.deleted == 0))
+             .where(windows.c.state.in_(OPEN),
+                    instances.c.project_id == project_id, instances.c.deleted == 0))
     if uuid is not None:
         query = query.where(windows.c.uuid == uuid)
     grouped = {}
@@ -175,63 +180,64 @@ def hosts_starting_within(conn, seconds):
 
 # ----------------------------------------------------------------- watcher
 
-def start_due():
-    """Start every scheduled window whose start has come: disable its
-    host's service with service_reason() unless it is disabled already.
-    A window whose end has passed too (the watcher was away all along)
-    completes without touching the service. Returns the started windows'
-    rows."""
+def start_due(conn):
+    """Start every scheduled window whose start has come, in ``conn``'s
+    transaction (the watcher's, which stores the events of the same
+    tick): disable its host's service with service_reason() unless it is
+    disabled already. A window whose end has passed too (the watcher was
+    away all along) completes without touching the service. Returns the
+    started windows' rows."""
     started = []
-    for row in _due(SCHEDULED, windows.c.start_at):
-        with engine.writer() as conn:
-            ended = conn.scalar(sa.select(db_now())) >= row['end_at']
-            claimed = conn.execute(
-                sa.update(windows).where(windows.c.id == row['id'],
-                                         windows.c.state == SCHEDULED)
-                .values(state=COMPLETED if ended else IN_PROGRESS,
-                        updated_at=db_now())).rowcount
-            if not claimed or ended:
-                continue
-            disabled = conn.execute(
-                sa.update(services).where(_live_compute(row['host']),
-                                          services.c.disabled == sa.false())
-                .values(disabled=True, disabled_reason=service_reason(row['uuid']),
-                        updated_at=db_now())).rowcount
-            if disabled:
-                conn.execute(sa.update(windows).where(windows.c.id == row['id'])
-                             .values(disabled_service=True))
+    now = conn.scalar(sa.select(db_now()))
+    for row in _due(conn, SCHEDULED, windows.c.start_at):
+        ended = now >= row['end_at']
+        claimed = conn.execute(
+            sa.update(windows).where(windows.c.id == row['id'], windows.c.state == SCHEDULED)
+            .values(state=COMPLETED if ended else IN_PROGRESS,
+                    updated_at=db_now())).rowcount
+        if not claimed or ended:
+            continue
+        disabled = conn.execute(
+            sa.update(services).where(_live_compute(row['host']),
+                                      services.c.disabled == sa.false())
+            .values(disabled=True, disabled_reason=service_reason(row['uuid']),
+                    updated_at=db_now())).rowcount
+        if disabled:
+            conn.execute(sa.update(windows).where(windows.c.id == row['id'])
+                         .values(disabled_service=True))
+            events.request_service_update(conn, row['host'], COMPUTE_BINARY)
         started.append(row)
     return started
 
 
-def end_due():
-    """Complete every window in progress whose end has come, enabling its
-    host's service again if the window disabled it and nobody changed the
-    service since. Returns the ended windows' rows."""
+def end_due(conn):
+    """Complete every window in progress whose end has come, in ``conn``'s
+    transaction, enabling its host's service again if the window disabled
+    it and nobody changed the service since. Returns the ended windows'
+    rows."""
     ended = []
-    for row in _due(IN_PROGRESS, windows.c.end_at):
-        with engine.writer() as conn:
-            claimed = conn.execute(
-                sa.update(windows).where(windows.c.id == row['id'],
-                                         windows.c.state == IN_PROGRESS)
-                .values(state=COMPLETED, updated_at=db_now())).rowcount
-            if not claimed:
-                continue
-            if row['disabled_service']:
-                conn.execute(
-                    sa.update(services).where(
-                        _live_compute(row['host']), services.c.disabled == sa.true(),
-                        services.c.disabled_reason == service_reason(row['uuid']))
-                    .values(disabled=False, disabled_reason=None, updated_at=db_now()))
+    for row in _due(conn, IN_PROGRESS, windows.c.end_at):
+        claimed = conn.execute(
+            sa.update(windows).where(windows.c.id == row['id'],
+                                     windows.c.state == IN_PROGRESS)
+            .values(state=COMPLETED, updated_at=db_now())).rowcount
+        if not claimed:
+            continue
+        if row['disabled_service'] and conn.execute(
+                sa.update(services).where(
+                    _live_compute(row['host']), services.c.disabled == sa.true(),
+                    services.c.disabled_reason == service_reason(row['uuid']))
+                .values(disabled=False, disabled_reason=None,
+                        updated_at=db_now())).rowcount:
+            events.request_service_update(conn, row['host'], COMPUTE_BINARY)
         ended.append(row)
     return ended
 
 
-def _due(state, at_column):
-    with engine.reader() as conn:
-        return conn.execute(
-            sa.select(windows).where(windows.c.state == state, at_column <= db_now())
-            .order_by(at_column, windows.c.id)).mappings().all()
+def _due(conn, state, at_column):
+    return conn.execute(
+        sa.select(windows).where(windows.c.state == state, at_column <= db_now())
+        .order_by(at_column, windows.c.id)).mappings().all()
 
 
 def prune(retention_seconds):

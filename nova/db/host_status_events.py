@@ -22,6 +22,16 @@ from nova.db.models import host_status_states as states
 from nova.db.models import instances
 
 LEASE_NAME = 'host-status-watcher'
+# Not a transition: a row asking the deliverer for Nova's service.update of
+# one service, stored in the transaction that changed the service (an
+# operator's os-services call, a maintenance window), so the notification
+# is sent at least once and never for a change rolled back. The feed never
+# shows these rows.
+SERVICE_UPDATE = 'service.update'
+# a change of any of these columns is one Nova announces with service.update
+SERVICE_UPDATE_FIELDS = frozenset(('disabled', 'disabled_reason', 'forced_down'))
+# the rows that are transitions (not service.update requests)
+TRANSITIONS = events.c.reason != SERVICE_UPDATE
 
 
 # ------------------------------------------------------------------- lease
@@ -86,21 +96,31 @@ def _event(conn, **values):
     return uuid
 
 
-def record_states(holder, ttl, current, reason, announce=None):
+def request_service_update(conn, host, binary):
+    """Ask for service.update of (host, binary), in ``conn``'s transaction."""
+    _event(conn, host=host, binary=binary, reason=SERVICE_UPDATE)
+
+
+def record_states(holder, ttl, current, reason, apply=None):
     """Compare ``current`` ({(host, binary): (State, last_seen_up)}) with the
     stored states and store one event per service that differs, with the
     new state, in one transaction. ``reason(old, new)`` names a change
     (old a (status, liveness, admin_state) tuple, new a State; either may
-    be None) or returns None for no change. ``announce`` ({(host, binary):
-    reason}) stores an event with that reason for a live service, even
-    when its state did not change (a maintenance window's start or
-    end). Returns the new events' uuids, or None when
-    ``holder`` no longer has the lease (nothing written)."""
-    announce = announce or {}
+    be None) or returns None for no change. ``apply(conn)``, called first
+    in that transaction, makes changes of its own (a maintenance window's
+    start or end) and returns (announce, changed): ``announce``
+    ({(host, binary): reason}) stores an event with that reason for a live
+    service, even when its state did not change; ``changed`` replaces
+    entries of ``current`` that it changed. Returns the new events' uuids,
+    or None when ``holder`` no longer has the lease (nothing written)."""
     created = []
     with engine.writer() as conn:
         if not _hold(conn, holder, ttl):
             return None
+        announce = {}
+        if apply is not None:
+            announce, changed = apply(conn)
+            current = {**current, **changed}
         stored = {(r.host, r.binary): r for r in conn.execute(sa.select(states))}
         for key in sorted(set(stored) | set(current)):
             old_row = stored.get(key)
@@ -216,7 +236,7 @@ def service_page(after_id, limit):
     """Service-level events after ``after_id``, oldest first."""
     with engine.reader() as conn:
         return conn.execute(
-            sa.select(*_EVENT_COLUMNS).where(events.c.id > after_id)
+            sa.select(*_EVENT_COLUMNS).where(events.c.id > after_id, TRANSITIONS)
             .order_by(events.c.id).limit(limit)).mappings().all()
 
 
@@ -229,7 +249,7 @@ def server_page(after, limit, project_id=None, server_id=None):
         sa.select(*_EVENT_COLUMNS, instances.c.uuid.label('server_id'),
                   instances.c.project_id, instances.c.id.label('server_row'))
         .select_from(events.join(instances, _on_host_at_event(events)))
-        .where(sa.tuple_(events.c.id, instances.c.id) > sa.tuple_(*after)))
+        .where(sa.tuple_(events.c.id, instances.c.id) > sa.tuple_(*after), TRANSITIONS))
     if project_id is not None:
         query = query.where(instances.c.project_id == project_id)
     if server_id is not None:

@@ -126,7 +126,6 @@ class Watcher:
                 return
             self._set_active(True)
             self._backend_down = None       # unknown: ask the stored memory
-        announce = self._apply_maintenance()
         rows = db.service_list(binary=db.COMPUTE_BINARY)
         try:
             alive = self.group.hosts_up({row['host']: row for row in rows})
@@ -142,7 +141,9 @@ class Watcher:
         current = {(row['host'], row['binary']):
                    (transitions.state(row, row['host'] in alive), row['last_seen_up'])
                    for row in rows}
-        created = store.record_states(self.holder, ttl, current, _reason, announce)
+        created = store.record_states(
+            self.holder, ttl, current, _reason,
+            apply=lambda conn: self._apply_maintenance(conn, alive))
         if created is None:
             self._set_active(False)
             return
@@ -163,18 +164,26 @@ class Watcher:
                          pruned, kept)
 
     @staticmethod
-    def _apply_maintenance():
-        """Start and end the maintenance windows whose time has come (the
+    def _apply_maintenance(conn, alive):
+        """Start and end the maintenance windows whose time has come, in the
+        transaction that stores this tick's events (``conn``): a watcher
+        dying in between leaves neither, and the next one does both. The
         windows' rows are the only memory: nothing to rebuild after a
-        restart); {(host, binary): reason} of the services to announce."""
+        restart. Returns ({(host, binary): reason} of the services to
+        announce, {(host, binary): (State, last_seen_up)} of them now)."""
         announce = {}
-        for row in host_maintenance.start_due():
-            LOG.info('maintenance window %s of %s started', row['uuid'], row['host'])
+        for row in host_maintenance.start_due(conn):
+            LOG.info('maintenance window %s of %s starts', row['uuid'], row['host'])
             announce[(row['host'], db.COMPUTE_BINARY)] = transitions.MAINTENANCE_STARTED
-        for row in host_maintenance.end_due():
-            LOG.info('maintenance window %s of %s ended', row['uuid'], row['host'])
+        for row in host_maintenance.end_due(conn):
+            LOG.info('maintenance window %s of %s ends', row['uuid'], row['host'])
             announce[(row['host'], db.COMPUTE_BINARY)] = transitions.MAINTENANCE_ENDED
-        return announce
+        changed = {}
+        for host, binary in announce:
+            for service in db.services_with_liveness(conn, host=host, binary=binary):
+                changed[(host, binary)] = (transitions.state(service, host in alive),
+                                           service['last_seen_up'])
+        return announce, changed
 
     def _record_liveness(self, ttl, available):
         reason = (transitions.LIVENESS_RESTORED if available
@@ -231,6 +240,15 @@ class Watcher:
     def deliver(self, event):
         """Every notification of one stored event."""
         ctxt = {}
+        if event['reason'] == store.SERVICE_UPDATE:
+            # Nova's own, from the service as it is now, published as the
+            # service itself (Nova's publisher: its binary and host)
+            for service in db.service_list(host=event['host'], binary=event['binary']):
+                self.notifier.prepare(
+                    publisher_id='%s:%s' % (service['binary'], service['host'])).info(
+                    ctxt, 'service.update',
+                    payloads.service_status(service, CONF.default_availability_zone))
+            return
         self.notifier.info(ctxt, 'service.host_status.update',
                            payloads.service_host_status(event))
         if event['reason'] in _OUTAGE_REASONS:
@@ -238,9 +256,3 @@ class Watcher:
         for server in store.servers_of(event['id']):
             self.notifier.info(ctxt, 'instance.host_status.update',
                                payloads.instance_host_status(event, server))
-        if (event['old_admin_state'] is not None and event['admin_state'] is not None
-                and event['old_admin_state'] != event['admin_state']):
-            # Nova's own notification of an operator's change, as it is now
-            for service in db.service_list(host=event['host'], binary=event['binary']):
-                self.notifier.info(ctxt, 'service.update', payloads.service_status(
-                    service, CONF.default_availability_zone))

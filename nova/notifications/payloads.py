@@ -24,6 +24,11 @@ def isotime(value):
     return value.isoformat(timespec='microseconds') + 'Z' if value is not None else None
 
 
+def nova_isotime(value):
+    """A time as Nova's versioned notifications write it: whole seconds."""
+    return value.isoformat(timespec='seconds') + 'Z' if value is not None else None
+
+
 def _transition(event):
     return {'event_id': event['uuid'], 'host': event['host'], 'binary': event['binary'],
             'old_status': event['old_status'], 'new_status': event['new_status'],
@@ -53,6 +58,6 @@ def service_status(service, availability_zone):
         'report_count': service['report_count'], 'disabled': bool(service['disabled']),
         'disabled_reason': service['disabled_reason'],
         'availability_zone': availability_zone,
-        'last_seen_up': isotime(service['last_seen_up']),
+        'last_seen_up': nova_isotime(service['last_seen_up']),
         'forced_down': bool(service['forced_down']), 'version': SERVICE_VERSION,
         'uuid': service['uuid']})

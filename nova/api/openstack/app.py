@@ -20,6 +20,7 @@ from nova.api.openstack import encode
 from nova.api.openstack import faults
 from nova.api.openstack import router as router_mod
 from nova.api.openstack import routes
+from nova.api.openstack import sizelimit
 from nova.api.openstack import wsgi
 from nova.api.openstack.compute import versions
 from nova import exception
@@ -127,7 +128,19 @@ class ComputeAPI:
             return self._respond(start, 200, versions.current(req), version_headers(version))
         if not path.startswith(VERSIONED_PREFIX + '/'):
             return self._fault(start, faults.NotFound())
+        too_large = sizelimit.limit(environ)
+        if too_large is not None:
+            # refused before authentication, as Nova's pipeline does
+            return self._fault(start, self._with_version(too_large, self._version_or_none(
+                wsgi.Request(environ))))
         return self._protected(environ, start)
+
+    @staticmethod
+    def _version_or_none(req):
+        try:
+            return requested_version(req)
+        except faults.Fault:
+            return None
 
     def _authenticated_app(self, environ, start):
         req = wsgi.Request(environ)

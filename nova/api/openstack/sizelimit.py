@@ -1,17 +1,17 @@
 """Request bodies over [oslo_middleware] max_request_body_size: 413 overLimit.
 
-oslo.middleware's limiter (the one OpenStack Nova's pipeline runs) refuses a
-declared Content-Length over the limit before the application reads a byte,
-and wraps a body of unknown length (chunked) in a reader that raises once
-the limit is passed, so neither is ever read whole. It answers with webob's
-generic 413 page; the API answers in its JSON fault form instead, here
-for the first case and in wsgi.Request.json_body for the second.
+As oslo.middleware's limiter (the one OpenStack Nova's pipeline runs), a
+declared Content-Length over the limit is refused before the application
+reads a byte, and a body of unknown length (chunked) is wrapped in its
+LimitingReader, which raises once the limit is passed, so neither is ever
+read whole. The API answers both in its JSON fault form, with the request
+id and version headers of every other response: the first from
+app.ComputeAPI (which calls limit() before anything else of the request),
+the second from wsgi.Request.json_body.
 """
 import io
 
 import webob
-import webob.dec
-import webob.exc
 from oslo_middleware import sizelimit
 
 import nova.conf
@@ -26,27 +26,20 @@ def too_large():
                         % CONF.oslo_middleware.max_request_body_size)
 
 
-class BodySizeLimiter(sizelimit.RequestBodySizeLimiter):
-    """oslo.middleware's RequestBodySizeLimiter with a JSON overLimit fault."""
-
-    def __call__(self, environ, start_response):
-        if (environ.get('CONTENT_LENGTH') in (None, '', '0')
-                and not environ.get('HTTP_TRANSFER_ENCODING')):
-            # Neither a length nor chunks: HTTP says there is no body, and
-            # nothing can read one. Most requests (GET) go straight through,
-            # saving the 70 us of webob objects the limiter's wrapping cost
-            # (a tenth of a GET /servers/{id}).
-            environ['wsgi.input'] = io.BytesIO()
-            return self.application(environ, start_response)
-        return self._limited(environ, start_response)
-
-    @webob.dec.wsgify
-    def _limited(self, req):
-        try:
-            return super().__call__(req)
-        except webob.exc.HTTPRequestEntityTooLarge:
-            fault = too_large()
-            response = webob.Response(status=faults.status_line(fault.code),
-                                      body=faults.body(fault.code, fault.message))
-            response.headers['Content-Type'] = faults.FAULT_CONTENT_TYPE
-            return response
+def limit(environ):
+    """The 413 fault when the request declares a body over the limit, else
+    None, the request's body then limited as it is read."""
+    if (environ.get('CONTENT_LENGTH') in (None, '', '0')
+            and not environ.get('HTTP_TRANSFER_ENCODING')):
+        # Neither a length nor chunks: HTTP says there is no body, and
+        # nothing can read one. Most requests (GET) go straight on, without
+        # the webob objects the limiting costs.
+        environ['wsgi.input'] = io.BytesIO()
+        return None
+    max_size = CONF.oslo_middleware.max_request_body_size
+    req = webob.Request(environ)
+    if req.content_length is None:
+        req.body_file = sizelimit.LimitingReader(req.body_file, max_size)
+    elif req.content_length > max_size:
+        return too_large()
+    return None

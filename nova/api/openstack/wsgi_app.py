@@ -17,17 +17,16 @@ CONF = nova.conf.CONF
 
 
 def load_app(request_metrics=False):
-    """The compute API as deployed, innermost first: the app, the body size
-    limit, behind a TLS-terminating proxy (set [oslo_middleware]
+    """The compute API as deployed, innermost first: the app (which limits
+    request bodies itself, nova/api/openstack/sizelimit.py), behind a
+    TLS-terminating proxy (set [oslo_middleware]
     enable_proxy_headers_parsing) the proxy headers, so links use its scheme,
     and with ``request_metrics`` (nova-api with [api] metrics_port) the
     metrics of every request."""
     from nova.api.openstack import app
-    from nova.api.openstack import sizelimit
     from nova.db import engine
     engine.serve_requests()
     application = app.ComputeAPI()
-    application = sizelimit.BodySizeLimiter(application, conf=CONF)
     if CONF.oslo_middleware.enable_proxy_headers_parsing:
         application = http_proxy_to_wsgi.HTTPProxyToWSGI(application, conf=CONF)
     if request_metrics:

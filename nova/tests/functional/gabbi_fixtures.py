@@ -2,15 +2,22 @@
 
 ``APIFixture`` gives a YAML file the real WSGI app (noauth2) on a fresh,
 migrated SQLite file seeded with a server per host_status case, and
-exposes the servers' uuids as environment variables
-(``$ENVIRON['C_UP']``); ``ListFixture`` and ``CreateFixture`` seed other
+exposes the servers' uuids and hostIds as environment variables
+(``$ENVIRON['C_UP']``, ``$ENVIRON['C_UP_HOST_ID']``); ``ListFixture`` and ``CreateFixture`` seed other
 data the same way. Policy fixtures listed after one of them change the
-rules for the whole file.
+rules for the whole file; ``WindowTimes`` and ``StatusEvents`` add what
+the host-health extension's files need.
 """
+import datetime
 import os
+import time
 
 from gabbi import fixture
 
+from nova.compute import host_status_transitions as transitions
+from nova.compute.host_id import host_id
+from nova.db import api as db
+from nova.db import host_status_events as events
 from nova.tests import fixtures as nova_fixtures
 
 # Hosts, one per state of their nova-compute service (h-ghost has none,
@@ -91,6 +98,8 @@ class APIFixture(fixture.GabbiFixture):
             values = dict({'user_id': project}, **values)
             uuid = nova_fixtures.add_server(name, host=host, project_id=project, **values)
             self.environ[environ_name(name)] = uuid
+            if host is not None:
+                self.environ[environ_name(name) + '_HOST_ID'] = host_id(project, host)
         self.environ['MISSING_SERVER'] = '00000000-0000-0000-0000-000000000042'
         self.environ['IMAGE'] = nova_fixtures.IMAGE
         self.environ['OTHER_IMAGE'] = OTHER_IMAGE
@@ -173,3 +182,44 @@ class ActionsFixture(APIFixture):
         ('c-owner-locked', 'h-up', 'demo', {'locked': True, 'locked_by': 'owner'}),
         ('c-nohost', None, 'demo', {}),
     )
+
+
+class WindowTimes(fixture.GabbiFixture):
+    """Maintenance window times from the database's clock, as ISO 8601
+    UTC: ``$ENVIRON['IN_1H']`` .. ``IN_4H`` (hours from now), ``IN_40D``
+    (past the 30-day bound) and ``AN_HOUR_AGO``."""
+
+    OFFSETS = {'IN_1H': 1, 'IN_2H': 2, 'IN_3H': 3, 'IN_4H': 4, 'IN_40D': 40 * 24,
+               'AN_HOUR_AGO': -1}
+
+    def start_fixture(self):
+        now = db.db_time().replace(microsecond=0)
+        for name, hours in self.OFFSETS.items():
+            os.environ[name] = (now + datetime.timedelta(hours=hours)).isoformat() + 'Z'
+
+    def stop_fixture(self):
+        for name in self.OFFSETS:
+            os.environ.pop(name, None)
+
+
+class StatusEvents(fixture.GabbiFixture):
+    """Transitions as the watcher stores them: every compute service of
+    the file's APIFixture registered up, then h-up's heartbeat stale."""
+
+    UP = transitions.State('UP', 'up', 'enabled')
+    STALE = transitions.State('UNKNOWN', 'stale', 'enabled')
+
+    def start_fixture(self):
+        hosts = sorted({host for host, values in _current.services
+                        if values.get('binary', db.COMPUTE_BINARY) == db.COMPUTE_BINARY
+                        and not values.get('deleted')})
+        time.sleep(0.01)        # the servers exist before the events
+        events.hold_lease('gabbi', 60)
+        for stale in ((), ('h-up',)):
+            events.record_states('gabbi', 60, {
+                (host, db.COMPUTE_BINARY): (self.STALE if host in stale else self.UP, None)
+                for host in hosts}, lambda old, new: transitions.reason(
+                    old and transitions.State(*old), new))
+
+    def stop_fixture(self):
+        pass

@@ -123,11 +123,18 @@ class HostMaintenanceApiTest(func.SharedAllInOneTestCase):
     def test_members_see_only_windows_affecting_their_servers(self):
         mine = self.create(host='host-1', reason='replacing the PSU of host-1')
         theirs = self.create(host='host-2', reason='host-2 NIC')
+        gone = self.create(host='host-1', start=20000, end=21000)
+        self.assertEqual(204, self.request('DELETE', '%s/%s' % (PATH, gone['id'])).status)
         every = self.get(PATH).json['maintenances']
         listed = self.get(PATH, token=DEMO).json['maintenances']
-        # history included: every window of host-1, none of host-2
-        self.assertEqual([w['id'] for w in every if w['host'] == 'host-1'],
+        # the current and future windows of host-1, no history, none of host-2
+        self.assertIn(gone['id'], [w['id'] for w in every])
+        self.assertEqual([w['id'] for w in every if w['host'] == 'host-1'
+                          and w['state'] in ('scheduled', 'in-progress')],
                          [w['id'] for w in listed])
+        self.assertIn(mine['id'], [w['id'] for w in listed])
+        self.assertFault(self.get('%s/%s' % (PATH, gone['id']), token=DEMO), 404,
+                         'itemNotFound', gone['id'])
         [window] = [w for w in listed if w['id'] == mine['id']]
         self.assertEqual(['end', 'hostId', 'id', 'impact', 'servers', 'start', 'state'],
                          sorted(window))

@@ -206,6 +206,15 @@ class HostStatusEventsTest(testtools.TestCase):
         self.assertEqual(('MAINTENANCE', 'disabled'), tuple(
             data(status)[k] for k in ('new_status', 'admin_state')))
         self.verify_sample('service-update.json', update)
+        self.assertEqual('nova-compute:host-2', update['publisher_id'])    # as Nova's
+
+        # a change of the reason alone: Nova's notification, no transition
+        mark = self.rabbit.mark()
+        self.nova.service_action('disable-log-reason', 'host-2',
+                                 disabled_reason='firmware, then BIOS')
+        self.rabbit.wait_for(lambda m: is_event('service.update', 'host-2')(m)
+                             and data(m)['disabled_reason'] == 'firmware, then BIOS', 10,
+                             'service.update of the reason', after=mark)
 
         self.nova.service_action('force-down', 'host-2', forced_down=True)
         forced = self.rabbit.wait_for(

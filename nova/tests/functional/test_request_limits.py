@@ -54,6 +54,9 @@ class RequestLimitsTest(func.SharedAllInOneTestCase):
         self.assertEqual(['overLimit'], list(fault))
         self.assertEqual(413, fault['overLimit']['code'])
         self.assertIn('max_request_body_size (%d)' % LIMIT, fault['overLimit']['message'])
+        # as every other response: the request id and the version headers
+        self.assertTrue(headers['x-openstack-request-id'].startswith('req-'), headers)
+        self.assertEqual('compute 2.1', headers['openstack-api-version'])
 
     def test_declared_fifty_megabytes_refused_before_a_byte_is_sent(self):
         http = RawHTTP(self.nova.port)

@@ -6,6 +6,7 @@ import time
 from nova.api.openstack.compute import host_status_events as feed
 from nova.compute import host_status_transitions as transitions
 from nova.notifications import host_status_watcher
+from nova.db import engine
 from nova.db import host_status_events as store
 from nova.tests import fixtures as nova_fixtures
 from nova.tests.functional.db import backends
@@ -46,6 +47,14 @@ class FeedTest(nova_fixtures.APITestCase):
                           'admin_state', 'reason', 'at'], list(events[0]))
         self.assertEqual(('UP', 'UNKNOWN', 'stale'), (events[2]['old_status'],
                          events[2]['new_status'], events[2]['liveness']))
+
+    def test_service_update_requests_are_not_events(self):
+        with engine.writer() as conn:
+            store.request_service_update(conn, 'host-1', 'nova-compute')
+        for token in ('admin:admin', 'demo:demo'):
+            reasons = [e['reason'] for e in self.get(token=token).json['events']]
+            self.assertEqual(['registered', 'heartbeat_stale'], reasons[-2:])
+            self.assertNotIn(store.SERVICE_UPDATE, reasons)
 
     def test_members_see_their_servers_with_host_id_never_the_host(self):
         events = self.get(token='demo:demo').json['events']

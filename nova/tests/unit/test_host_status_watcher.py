@@ -109,11 +109,42 @@ class WatcherTest(testtools.TestCase):
         watcher.tick()
         self.deliver_all(watcher)
         kinds = [kind for kind, _ in sent()]
-        self.assertEqual(['service.host_status.update', 'service.update'], kinds)
-        update = sent()[1][1]
+        self.assertEqual(['service.update', 'service.host_status.update'], kinds)
+        update = sent()[0][1]
         self.assertEqual((True, 'disk', False, 'nova'), (
             update['disabled'], update['disabled_reason'], update['forced_down'],
             update['availability_zone']))
+        self.assertEqual('nova-compute:host-1', _impl_test.NOTIFICATIONS[0][1]['publisher_id'])
+
+    def test_every_change_nova_announces_sends_service_update(self):
+        nova_fixtures.add_service('host-1')
+        watcher = host_status_watcher.Watcher(notifier=notifier(), holder='w')
+        watcher.tick()
+        self.deliver_all(watcher)
+        changes = [dict(disabled=True, disabled_reason='disk'),
+                   dict(disabled_reason='disk, then firmware'),   # the reason alone
+                   dict(disabled=True),                           # no change, still sent
+                   dict(forced_down=True), dict(forced_down=False),
+                   dict(disabled=False, disabled_reason=None)]
+        _impl_test.reset()
+        for change in changes:
+            db.service_update('host-1', 'nova-compute', **change)
+            watcher.tick()
+            self.deliver_all(watcher)
+        updates = [data for kind, data in sent() if kind == 'service.update']
+        self.assertEqual(len(changes), len(updates))
+        self.assertEqual('disk, then firmware', updates[1]['disabled_reason'])
+        self.assertEqual([True, False], [u['forced_down'] for u in updates[3:5]])
+        # the reason alone is no host status transition
+        self.assertEqual(['disabled', 'forced_down', 'forced_up', 'enabled'],
+                         [data['reason'] for kind, data in sent()
+                          if kind == 'service.host_status.update'])
+        # a heartbeat is not one of them
+        _impl_test.reset()
+        db.service_heartbeat(db.service_list(host='host-1')[0]['id'])
+        watcher.tick()
+        self.deliver_all(watcher)
+        self.assertEqual([], sent())
 
 
 class ReasonTest(testtools.TestCase):

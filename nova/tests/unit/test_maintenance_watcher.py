@@ -1,7 +1,9 @@
 """The watcher's tick starts and ends maintenance windows in-process on a
-SQLite file: each transition once, announced with its own reason, the
-service left as an operator set it."""
+SQLite file: each transition once, announced with its own reason, in one
+transaction with its event (a watcher killed in between leaves neither),
+the service left as an operator set it."""
 import datetime
+import os
 
 import fixtures
 import sqlalchemy as sa
@@ -17,6 +19,7 @@ from nova.tests import fixtures as nova_fixtures
 from nova.tests.unit.test_host_status_watcher import notifier
 
 windows = host_maintenance.windows
+KILLED = 37     # the exit status of a watcher the fault hook killed
 
 
 def _iso(value):
@@ -44,7 +47,11 @@ class MaintenanceTickTest(testtools.TestCase):
                 start_at=row['start_at'] - delta, end_at=row['end_at'] - delta))
 
     def reasons(self):
-        return [e['reason'] for e in store.undelivered()]
+        """The reasons of the stored transitions (the feed's events)."""
+        return [e['reason'] for e in store.undelivered() if e['reason'] != store.SERVICE_UPDATE]
+
+    def service_updates(self):
+        return [e['host'] for e in store.undelivered() if e['reason'] == store.SERVICE_UPDATE]
 
     def service(self):
         return db.service_list(host='host-1')[0]
@@ -80,3 +87,44 @@ class MaintenanceTickTest(testtools.TestCase):
         self.assertEqual((True, 'disk'), (self.service()['disabled'],
                                           self.service()['disabled_reason']))
         self.assertEqual('maintenance_ended', self.reasons()[-1])
+
+    def _killed_storing(self, reason):
+        """Run one tick in a forked watcher that dies (os._exit, as a kill:
+        no rollback, no cleanup) once the window's change is written and
+        the event announcing it is about to be: the fault hook."""
+        pid = os.fork()
+        if pid == 0:
+            try:
+                engine.get_engine().dispose(close=False)    # the parent's connections
+                store_event = store._event
+
+                def dying(conn, **values):
+                    if values.get('reason') == reason:
+                        os._exit(KILLED)
+                    return store_event(conn, **values)
+                store._event = dying
+                host_status_watcher.Watcher(notifier=notifier(), holder='w').tick()
+            finally:
+                os._exit(1)         # the hook never fired
+        _, status = os.waitpid(pid, 0)
+        self.assertEqual(KILLED, os.waitstatus_to_exitcode(status))
+
+    def test_a_watcher_killed_between_a_window_change_and_its_event(self):
+        self.watcher.tick()
+        for reason, state, disabled in (('maintenance_started', 'in-progress', True),
+                                        ('maintenance_ended', 'completed', False)):
+            self.shift(1.01)
+            before, updates = self.reasons(), self.service_updates()
+            self._killed_storing(reason)
+            # nothing of that tick stayed: the window, the service, the events
+            self.assertEqual((before, updates), (self.reasons(), self.service_updates()))
+            self.assertNotEqual(state, host_maintenance.get(self.window['uuid'])['state'])
+            self.assertEqual(not disabled, bool(self.service()['disabled']))
+            # the next watcher (same holder: its lease) does it all, once
+            self.watcher.tick()
+            self.watcher.tick()
+            self.assertEqual(before + [reason], self.reasons())
+            self.assertEqual(['host-1'] * (2 if reason == 'maintenance_ended' else 1),
+                             self.service_updates())
+            self.assertEqual(state, host_maintenance.get(self.window['uuid'])['state'])
+            self.assertEqual(disabled, bool(self.service()['disabled']))

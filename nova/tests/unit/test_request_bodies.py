@@ -109,10 +109,10 @@ class DeepJSONTest(_AppTest):
 
 class BodySizeLimitTest(_AppTest):
 
-    def streamed(self, stream, content_length=None):
+    def streamed(self, stream, content_length=None, headers=None):
         """POST /servers with ``stream`` as the raw input, as the server hands it."""
         req = webob.Request.blank('/v2.1/servers', method='POST',
-                                  base_url='http://127.0.0.1:8774')
+                                  base_url='http://127.0.0.1:8774', headers=headers)
         req.headers['X-Auth-Token'] = 'admin:admin'
         req.content_type = 'application/json'
         req.body_file_raw = stream
@@ -128,6 +128,18 @@ class BodySizeLimitTest(_AppTest):
         message = self.assertFault('overLimit', 413, resp)
         self.assertEqual(0, stream.read_bytes)
         self.assertIn('max_request_body_size (%d)' % LIMIT, message)
+        # the headers of every other response
+        self.assertTrue(resp.headers['x-openstack-request-id'].startswith('req-'))
+        self.assertEqual(resp.headers['x-openstack-request-id'],
+                         resp.headers['x-compute-request-id'])
+        self.assertEqual('compute 2.1', resp.headers['OpenStack-API-Version'])
+        self.assertEqual('2.1', resp.headers['X-OpenStack-Nova-API-Version'])
+        self.assertEqual(['OpenStack-API-Version', 'X-OpenStack-Nova-API-Version'],
+                         resp.headers.getall('Vary'))
+        resp = self.streamed(CountingStream(), content_length=50 * 1000 * 1000,
+                             headers={'OpenStack-API-Version': 'compute 2.16'})
+        self.assertFault('overLimit', 413, resp)
+        self.assertEqual('compute 2.16', resp.headers['OpenStack-API-Version'])
 
     def test_chunked_body_over_the_limit_stops_being_read(self):
         stream = CountingStream()

@@ -109,20 +109,29 @@ class _MaintenanceStoreTests:
                               'host-1', text, '2030-03-01T00:00:00Z')
         self.assertEqual([], store.list_all())
 
+    def start_due(self):
+        """The watcher's start of due windows, in a transaction of its own."""
+        with engine.writer() as conn:
+            return store.start_due(conn)
+
+    def end_due(self):
+        with engine.writer() as conn:
+            return store.end_due(conn)
+
     def test_start_disables_and_end_enables_once(self):
         row = self.window(start=600, end=1200, reason='firmware')
-        self.assertEqual([], store.start_due())
+        self.assertEqual([], self.start_due())
         self.arrive(row, 'start')
-        self.assertEqual([row['uuid']], [r['uuid'] for r in store.start_due()])
-        self.assertEqual([], store.start_due())        # a second watcher: nothing
+        self.assertEqual([row['uuid']], [r['uuid'] for r in self.start_due()])
+        self.assertEqual([], self.start_due())        # a second watcher: nothing
         service = self.service()
         self.assertTrue(service['disabled'])
         self.assertEqual('maintenance window %s' % row['uuid'], service['disabled_reason'])
         self.assertEqual('in-progress', store.get(row['uuid'])['state'])
-        self.assertEqual([], store.end_due())
+        self.assertEqual([], self.end_due())
         self.arrive(row, 'end')
-        self.assertEqual([row['uuid']], [r['uuid'] for r in store.end_due()])
-        self.assertEqual([], store.end_due())
+        self.assertEqual([row['uuid']], [r['uuid'] for r in self.end_due()])
+        self.assertEqual([], self.end_due())
         service = self.service()
         self.assertFalse(service['disabled'])
         self.assertIsNone(service['disabled_reason'])
@@ -134,13 +143,13 @@ class _MaintenanceStoreTests:
         during = self.window(host='host-1')
         self.arrive(before, 'start')
         self.arrive(during, 'start')
-        store.start_due()
+        self.start_due()
         # the operator takes host-1 over while its window runs
         db.service_update('host-1', 'nova-compute', disabled=True, disabled_reason='disk')
         self.arrive(before, 'end')
         self.arrive(during, 'end')
         self.assertEqual({before['uuid'], during['uuid']},
-                         {r['uuid'] for r in store.end_due()})
+                         {r['uuid'] for r in self.end_due()})
         self.assertEqual((True, 'rma'), (self.service('host-2')['disabled'],
                                          self.service('host-2')['disabled_reason']))
         self.assertEqual((True, 'disk'), (self.service('host-1')['disabled'],
@@ -149,7 +158,7 @@ class _MaintenanceStoreTests:
     def test_cancel_and_edit_rules(self):
         row = self.window(start=60, end=600)
         self.arrive(row, 'start')
-        store.start_due()
+        self.start_due()
         self.assertRaises(exception.MaintenanceWindowNotEditable, maintenance.cancel,
                           row['uuid'])
         self.assertRaises(exception.MaintenanceWindowNotEditable, maintenance.update,
@@ -161,7 +170,7 @@ class _MaintenanceStoreTests:
                           row['uuid'], {'end': _iso(db.db_time()
                                                     - datetime.timedelta(seconds=1))})
         self.arrive(row, 'end')
-        store.end_due()
+        self.end_due()
         self.assertRaises(exception.MaintenanceWindowNotEditable, maintenance.update,
                           row['uuid'], {'reason': 'late'})
         later = self.window(start=3600, end=7200)
@@ -194,7 +203,7 @@ class _MaintenanceStoreTests:
         for reason in (transitions.MAINTENANCE_STARTED, transitions.MAINTENANCE_ENDED):
             # the first announces a service the watcher had not seen yet
             events.record_states('w', 60, {key: (up, None)}, host_status_watcher._reason,
-                                 {key: reason})
+                                 apply=lambda conn: ({key: reason}, {}))
         self.assertEqual([('maintenance_started', '', 'UP'), ('maintenance_ended', 'UP', 'UP')],
                          [(e['reason'], e['old_status'], e['new_status'])
                           for e in events.undelivered()])
