@@ -25,6 +25,15 @@ class Client:
         self.conn = http.client.HTTPConnection('127.0.0.1', port, timeout=60)
 
     def get(self, path, token, version):
+        try:
+            return self._get(path, token, version)
+        except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+            # the server dropped an idle kept-alive connection (gunicorn's
+            # keepalive): connect again, as a client does
+            self.conn.close()
+            return self._get(path, token, version)
+
+    def _get(self, path, token, version):
         start = time.perf_counter()
         self.conn.request('GET', path, headers=headers(token, version))
         resp = self.conn.getresponse()
