@@ -70,8 +70,10 @@ class ServicesByUuidTest(func.SharedAllInOneTestCase):
         nova.wait_for_host_status(server, 'MAINTENANCE')
         self.put(uuids['host-1'], status='enabled')
         nova.wait_for_host_status(server, 'UP')
-        nova._wait(lambda: ('enabled', 'UP') in self.events('host-1'), 30,
-                   'host-1 enabled event')
+        # back UP after the fence ('forced_up' or 'enabled': the watcher
+        # may see the two changes in one look)
+        nova._wait(lambda: 'UP' in [status for _, status in self.events('host-1')[
+            self.events('host-1').index(('forced_down', 'DOWN')):]], 30, 'host-1 UP event')
         self.assertEqual(204, nova.request('DELETE', '/v2.1/servers/' + server,
                                            token=DEMO).status)
         nova._wait(lambda: nova.show(server).status == 404, 30, 'server deleted')
