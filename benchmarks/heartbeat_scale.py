@@ -1,4 +1,5 @@
-"""Heartbeats at scale, per liveness driver (db, tooz on Redis, tooz on etcd),
+"""Heartbeats at scale, per liveness driver (db, lease on Redis, lease on etcd;
+benchmarks.liveness_scale measures the lease driver at 10,000 hosts),
 from one load process running the real driver code, and what they cost the
 API; plus what one liveness read (hosts_up) costs per group size.
 
@@ -42,7 +43,9 @@ from nova.conf import liveness_backend
 from nova.db import api as db
 from nova.db import engine
 from nova.db.models import services
-from nova.servicegroup.drivers import tooz as tooz_driver
+from nova.servicegroup.drivers import lease
+from nova.servicegroup.drivers.lease import etcd_members
+from nova.servicegroup.drivers.lease import redis_members
 from nova.tests.functional import liveness_servers
 
 SERVERS = 100000
@@ -92,36 +95,15 @@ def parsed(url, down_time):
     return liveness_backend.parse(url, down_time)
 
 
-# tooz's etcd join reads the whole group (about 40 ms at 1,000 members
-# here), so joining 5,000 or 10,000 one by one would take most of an hour:
-# past this many, members are written directly in tooz's own layout, each
-# under its own coordinator's lease, and heartbeat through the driver code
-# like the others.
-ETCD_REAL_JOINS = 1000
-
-
 def members_for(backend, hosts, down_time, already=0):
-    """One membership per host, joined (in this thread: threads that ran
-    tooz code may not be joinable until a garbage collection, see Load).
-    ``already``: members joined before these."""
-    parsed_url = parsed(backend.url(executor='synchronous'), down_time)
-    memberships = [tooz_driver._Membership(parsed_url, host) for host in hosts]
-    for index, membership in enumerate(memberships):
-        if backend.name == 'etcd' and already + index >= ETCD_REAL_JOINS:
-            _etcd_member(parsed_url, membership)
-        else:
-            membership.beat()
+    """One membership per host of the lease driver, joined. ``already``:
+    members joined before these (unused: a join reads nothing)."""
+    parsed_url = parsed(backend.url(), down_time)
+    module = etcd_members if backend.name == 'etcd' else redis_members
+    memberships = [module.Membership(parsed_url, host) for host in hosts]
+    for membership in memberships:
+        membership.beat()
     return memberships
-
-
-def _etcd_member(parsed_url, membership):
-    from tooz import utils
-    coordinator = tooz_driver._started(parsed_url, membership.member_id)
-    membership._coordinator = coordinator
-    key = coordinator._prefix_group(tooz_driver.GROUP) + membership.member_id
-    capabilities = {'epoch': tooz_driver.epoch(coordinator, parsed_url)}
-    coordinator.client.put(key.decode(), utils.dumps(capabilities),
-                           lease=coordinator._membership_lease)
 
 
 # ------------------------------------------------------------ read cost
@@ -149,7 +131,7 @@ def read_cost(names, rounds):
                 joined = size
                 CONF.set_override('backend_url', backend.url(), group='servicegroup')
                 CONF.set_override('service_down_time', 600)
-                driver = tooz_driver.ToozDriver()
+                driver = lease.LeaseDriver()
                 page = {host: {'host': host, 'forced_down': False}
                         for host in hosts[:min(size, 1000)]}
                 assert driver.hosts_up(page) == set(page), 'members missing'
@@ -262,7 +244,7 @@ def load_runs(names, seconds, threads, data_dir):
             with open(extra, 'w') as f:
                 f.write('[DEFAULT]\nreport_interval = %d\n' % interval)
                 if backend.server is not None:
-                    f.write('[servicegroup]\ndriver = tooz\nbackend_url = %s\n'
+                    f.write('[servicegroup]\ndriver = lease\nbackend_url = %s\n'
                             % backend.url())
             try:
                 with server_mod.AllInOne(data_dir, service_down_time=down_time,

@@ -93,7 +93,12 @@ def _etcd_load(url, hosts, seconds, start_at, done):
 
     def worker(share):
         for membership in share:
-            membership.beat()           # joined (grant and put)
+            for _ in range(20):         # joined (grant and put), etcd busy or not
+                try:
+                    membership.beat()
+                    break
+                except Exception:
+                    time.sleep(0.5)
         next_round = start_at
         while True:
             time.sleep(max(0.0, next_round - time.time()))
