@@ -81,12 +81,15 @@ class AllInOne(fixtures.Fixture):
     """
 
     def __init__(self, hosts=2, report_interval=1, service_down_time=3,
-                 extra_config=None, api_workers=1, servicegroup_url=None, tokens=None):
+                 extra_config=None, api_workers=1, servicegroup_url=None, tokens=None,
+                 ready_timeout=60):
         """``tokens`` maps the noauth2 tokens the helpers send (ADMIN,
         DEMO) to others, e.g. Keystone's when ``extra_config`` puts the
-        API behind it."""
+        API behind it; ``ready_timeout`` bounds the wait for every compute
+        to be up."""
         super().__init__()
         self.tokens = tokens or {}
+        self.ready_timeout = ready_timeout
         self.servicegroup_url = servicegroup_url
         self.validate_schemas = True     # see check_tempest_schema
         self.hosts = hosts
@@ -128,7 +131,7 @@ class AllInOne(fixtures.Fixture):
         self._wait(lambda: len([s for s in self.services()
                                 if s['state'] == 'up'
                                 and (s['updated_at'] or self.servicegroup_url)])
-                   == self.hosts, 60, 'computes up')
+                   == self.hosts, self.ready_timeout, 'computes up')
 
     def _stop(self):
         for pid in list(self._stopped):

@@ -28,7 +28,8 @@ class RealKeystoneTest(func.SharedAllInOneTestCase):
                             DEMO: cls.keystone.connect('demo', 'demo')}
             cls.ALL_IN_ONE = dict(
                 hosts=2, extra_config=cls.keystone.authtoken_config(),
-                tokens={name: conn.session.get_token() for name, conn in cls.sessions.items()})
+                tokens={name: conn.session.get_token() for name, conn in cls.sessions.items()},
+                ready_timeout=180)
             super().setUpClass()
         except BaseException:
             cls.keystone.cleanUp()
