@@ -270,9 +270,11 @@ def _outage_starts(conn, statuses):
     """The event that began each compute service's current ``statuses``
     state (the latest one whose old status differed), unsettled only, with
     its age on the database clock as ``age``."""
-    start = (sa.select(sa.func.max(events.c.id)).where(
-        events.c.host == states.c.host, events.c.binary == states.c.binary,
-        events.c.old_status != states.c.status).scalar_subquery())
+    earlier = events.alias('earlier')
+    start = (sa.select(sa.func.max(earlier.c.id)).where(
+        earlier.c.host == states.c.host, earlier.c.binary == states.c.binary,
+        earlier.c.old_status != states.c.status)
+        .correlate(states).scalar_subquery())
     return conn.execute(
         sa.select(events, seconds_since(events.c.at).label('age'),
                   states.c.status.label('current_status'))
@@ -296,10 +298,11 @@ def notified_since(event, status):
     became ``status`` (UP: an UNKNOWN notified, then the fence's DOWN, are
     one outage)."""
     with engine.reader() as conn:
-        last_up = sa.select(sa.func.coalesce(sa.func.max(events.c.id), 0)).where(
-            events.c.host == event['host'], events.c.binary == event['binary'],
-            events.c.id < event['id'], events.c.new_status == status).scalar_subquery()
-        return conn.scalar(sa.select(sa.func.count()).where(
+        became = events.alias('became')
+        last_up = sa.select(sa.func.coalesce(sa.func.max(became.c.id), 0)).where(
+            became.c.host == event['host'], became.c.binary == event['binary'],
+            became.c.id < event['id'], became.c.new_status == status).scalar_subquery()
+        return conn.scalar(sa.select(sa.func.count()).select_from(events).where(
             events.c.host == event['host'], events.c.binary == event['binary'],
             events.c.id < event['id'], events.c.id > last_up,
             events.c.host_monitor_result == SENT)) > 0

@@ -5,8 +5,8 @@ with the compute endpoint in the catalog. One of each for the class.
 
 The host-status watcher as Masakari's host monitor is tested here too, in
 process on a database of its own, sending to the same Masakari for host-4
-and host-5 (hosts of the all-in-one that run no server, so Masakari's
-recoveries of them move nothing).
+and host-5 (live hosts of the all-in-one: Masakari's recoveries of them
+find their computes still in use and move nothing).
 
 The compute of host-1 is SIGKILLed with servers active, stopped and in
 error; the test fences it as a fencing agent does (PUT /os-services/{id}
@@ -195,14 +195,13 @@ class MasakariRecoveryTest(func.SharedAllInOneTestCase):
                 source_host_uuid=self.masakari_hosts[host].uuid)]
 
     def settle(self, host):
-        """Wait for Masakari to finish what it started for ``host`` (it
-        disables the service; nothing to evacuate), and make the host
-        available for the next notification."""
+        """Wait for Masakari to finish what it started for ``host``, so that
+        its engine is idle for the next test. The host stays on maintenance
+        in Masakari (a recovery that moved nothing may end ``error`` and keep
+        it in use): no later test sends for it again."""
         for notification in self.notifications_of(host):
             self.masakari.wait_for_notification(self.admin, notification.notification_uuid,
                                                 FINAL)
-        self.admin.instance_ha.update_host(self.masakari_hosts[host].uuid,
-                                           self.segment.uuid, on_maintenance=False)
 
     def test_watcher_notifies_a_forced_down_host_once_across_a_takeover(self):
         watcher = self.in_process_watcher()
