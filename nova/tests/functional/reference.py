@@ -128,3 +128,16 @@ def body(capture):
     if isinstance(parsed, str):
         parsed = json.loads(parsed)
     return parsed
+
+
+def status_and_header_problems(capture, ours):
+    """How our response's status and compared headers differ from the
+    capture's."""
+    problems = []
+    if ours.status != capture['status']:
+        problems.append('status %s, expected %s' % (ours.status, capture['status']))
+    expected_headers = compared_headers(capture['headers'], nova=True)
+    actual_headers = compared_headers(ours.headers)
+    if actual_headers != expected_headers:
+        problems.append('headers %s, expected %s' % (actual_headers, expected_headers))
+    return problems

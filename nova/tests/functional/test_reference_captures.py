@@ -37,13 +37,7 @@ class ReferenceCapturesTest(cases.SeededTestCase):
 
     def _problems(self, name, capture, key_order=True):
         ours = self._replay(capture, name)
-        problems = []
-        if ours.status != capture['status']:
-            problems.append('status %s, expected %s' % (ours.status, capture['status']))
-        expected_headers = reference.compared_headers(capture['headers'], nova=True)
-        actual_headers = reference.compared_headers(ours.headers)
-        if actual_headers != expected_headers:
-            problems.append('headers %s, expected %s' % (actual_headers, expected_headers))
+        problems = reference.status_and_header_problems(capture, ours)
         expected = reference.normalize(reference.body(capture), nova=True)
         actual = reference.normalize(ours.json)
         actual = self._without_cell0_fault(actual)

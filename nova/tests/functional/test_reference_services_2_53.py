@@ -52,13 +52,7 @@ class ReferenceServicesTest(cases.SeededTestCase):
 
     def _problems(self, name, capture):
         ours = self._replay(capture)
-        problems = []
-        if ours.status != capture['status']:
-            problems.append('status %s, expected %s' % (ours.status, capture['status']))
-        expected_headers = reference.compared_headers(capture['headers'], nova=True)
-        actual_headers = reference.compared_headers(ours.headers)
-        if actual_headers != expected_headers:
-            problems.append('headers %s, expected %s' % (actual_headers, expected_headers))
+        problems = reference.status_and_header_problems(capture, ours)
         expected, actual = reference.body(capture), ours.json
         if name in LISTS:
             captured = {s['host']: s for s in expected['services']}
