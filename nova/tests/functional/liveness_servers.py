@@ -387,7 +387,7 @@ class _Sentinel(Redis):
             f.write('port %d\nbind 127.0.0.1\ndir %s\n'
                     'sentinel monitor %s 127.0.0.1 %d 2\n'
                     'sentinel down-after-milliseconds %s %d\n'
-                    'sentinel failover-timeout %s 10000\n'
+                    'sentinel failover-timeout %s 3000\n'
                     'sentinel parallel-syncs %s 1\n'
                     % (self.port, self.dir, self.name, self.primary_port, self.name,
                        self.down_after_ms, self.name, self.name))

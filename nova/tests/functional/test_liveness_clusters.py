@@ -103,7 +103,10 @@ class EtcdClusterTest(_FailoverTests, testtools.TestCase):
 
 class RedisSentinelTest(_FailoverTests, testtools.TestCase):
     CLUSTER = liveness_servers.RedisSentinel
-    DOWN_TIME = 8       # a Sentinel failover takes a few seconds
+    # A Sentinel failover takes down-after (1 s) plus an election, and a
+    # failed election is retried after twice the failover timeout (3 s):
+    # service_down_time outlasts two elections, so live keys never expire
+    DOWN_TIME = 12
     OBSERVE = 2
 
     def kill_leader(self):
