@@ -109,6 +109,11 @@ class EvacuateFlowTest(func.SharedAllInOneTestCase):
         for uuid in expected:
             self.assertEqual(2, len(self._hypervisors_running(uuid)))
         restarted = self._start_compute('host-2')
+        # left failed, as the class says: once its restarted compute is
+        # stopped, host-2 would read up for service_down_time and could be
+        # picked as a later test's destination
+        self.addCleanup(nova.service_action, 'force-down', 'host-2', version='2.11',
+                        forced_down=True)
         nova._wait(lambda: not set(expected) & set(sa.guests(nova, 'host-2')), 20,
                    'the restarted host-2 to destroy the evacuated copies')
         self.assertIsNone(restarted.poll())
