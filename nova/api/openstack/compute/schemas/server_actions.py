@@ -2,7 +2,7 @@
 Nova's (evacuate: one per microversion range)."""
 import copy
 
-from nova.api.openstack.compute.schemas.servers import _boolean
+from nova.api.openstack.compute.schemas.parameter_types import boolean
 
 
 def _any_value(action):
@@ -58,7 +58,7 @@ evacuate = {
             'type': 'object',
             'properties': {
                 'host': _host,
-                'onSharedStorage': _boolean,
+                'onSharedStorage': boolean,
                 'adminPass': {'type': 'string'},
             },
             'required': ['onSharedStorage'],
@@ -76,7 +76,7 @@ del evacuate_v214['properties']['evacuate']['required']
 
 # from 2.29: force
 evacuate_v229 = copy.deepcopy(evacuate_v214)
-evacuate_v229['properties']['evacuate']['properties']['force'] = _boolean
+evacuate_v229['properties']['evacuate']['properties']['force'] = boolean
 
 no_body = {'type': 'null'}
 evacuate_response = {

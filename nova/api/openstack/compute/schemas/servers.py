@@ -4,6 +4,7 @@ import functools
 import unicodedata
 
 from nova.api.openstack import api_version_request as avr
+from nova.api.openstack.compute.schemas.parameter_types import boolean
 
 MAX_TAG_LENGTH = 60
 MAX_TAGS = 50
@@ -13,10 +14,6 @@ _name = {
     # printable text without leading or trailing whitespace
     'pattern': r'^(?!\s)[^\x00-\x1f\x7f]*(?<!\s)$',
 }
-_boolean = {'type': ['boolean', 'string'],
-            'enum': [True, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on', 'YES', 'Yes',
-                     'yes', False, 'False', 'FALSE', 'false', '0', 'OFF', 'Off', 'off',
-                     'NO', 'No', 'no']}
 _positive_int = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 1,
                  'minLength': 1}
 _metadata = {
@@ -85,11 +82,11 @@ create = {
                 'availability_zone': {'type': 'string', 'minLength': 1, 'maxLength': 255},
                 'block_device_mapping': {'type': 'array', 'items': {'type': 'object'}},
                 'block_device_mapping_v2': {'type': 'array', 'items': {'type': 'object'}},
-                'config_drive': _boolean,
+                'config_drive': boolean,
                 'key_name': {'type': 'string', 'minLength': 1, 'maxLength': 255},
                 'min_count': _positive_int,
                 'max_count': _positive_int,
-                'return_reservation_id': _boolean,
+                'return_reservation_id': boolean,
                 'security_groups': {'type': 'array', 'items': {
                     'type': 'object',
                     'properties': {'name': {'type': 'string', 'minLength': 1,
