@@ -103,7 +103,8 @@ class Redis(_Server):
     def _command(self):
         return [self.binary, '--port', str(self.port), '--bind', '127.0.0.1',
                 '--save', '', '--appendonly', 'no', '--dir', self.dir,
-                '--maxclients', '15000']   # heartbeat_scale: a connection per member
+                '--maxclients', '15000',   # heartbeat_scale: a connection per member
+                '--repl-diskless-sync-delay', '0']   # a replica syncs at once
 
     def _answers(self):
         try:
@@ -281,7 +282,7 @@ class EtcdCluster(fixtures.Fixture):
                 except OSError:
                     continue
                 by_id = {m.member_id(): m for m in self.members if m.process.poll() is None}
-                leader = by_id.get(status['leader'])
+                leader = by_id.get(status.get('leader'))    # none during an election
                 if leader is not None:
                     return leader
         raise AssertionError('the cluster has no leader')
@@ -347,9 +348,11 @@ class RedisSentinel(fixtures.Fixture):
                           for _ in range(3)]
         deadline = time.monotonic() + READY_TIMEOUT
         while time.monotonic() < deadline:
-            info = self.primary.info('replication')
-            if (info.get('connected_slaves') == '1'
-                    and all(s.knows_replica() for s in self.sentinels)):
+            # the replica holds the primary's data only once the link is up
+            # (the first sync waits repl-diskless-sync-delay, 5 s by default)
+            if (self.replica.info('replication').get('master_link_status') == 'up'
+                    and all(s.knows_replica() and s.knows_other_sentinels(2)
+                            for s in self.sentinels)):
                 return
             time.sleep(0.1)
         raise AssertionError('the replica or the sentinels never came up')
@@ -365,6 +368,11 @@ class RedisSentinel(fixtures.Fixture):
         """The port of the primary the Sentinels name now."""
         reply = self.sentinels[0].call('SENTINEL', 'get-master-addr-by-name', self.NAME)
         return int(reply[1])
+
+    def promoted(self):
+        """Whether the replica is now a primary that the Sentinels name."""
+        return (self.primary_port() == self.replica.port
+                and self.replica.info('replication').get('role') == 'master')
 
 
 class _Replica(Redis):
@@ -395,6 +403,12 @@ class _Sentinel(Redis):
 
     def knows_replica(self):
         return int(self.call('SENTINEL', 'master', self.name)['num-slaves']) >= 1
+
+    def knows_other_sentinels(self, count):
+        # Sentinels find each other through the primary's hello channel; one
+        # that has not yet met the others cannot reach quorum once it dies
+        master = self.call('SENTINEL', 'master', self.name)
+        return int(master['num-other-sentinels']) >= count
 
     def call(self, *words):
         """A command's reply, arrays flattened to a list of strings."""

@@ -19,6 +19,7 @@ from nova.tests.functional import liveness_servers
 CONF = nova.conf.CONF
 HOSTS = 20
 SLACK = 1.0         # seconds a reading may lag the truth (the bound's "+ 1 s")
+FAILOVER_LIMIT = 60  # seconds a cluster may take to elect a new leader
 
 
 class _FailoverTests:
@@ -69,13 +70,19 @@ class _FailoverTests:
         self.kill_leader()
         killed = time.monotonic()
         unknown_since, longest_unknown, false_down, dead_up = None, 0.0, [], []
+        last_unknown = recovered = None
         end = killed + self.DOWN_TIME + self.OBSERVE
-        while time.monotonic() < end:
+        while time.monotonic() < end or (recovered is None
+                                         and time.monotonic() < killed + FAILOVER_LIMIT):
             now = time.monotonic()
+            if recovered is None and self.leader_back():
+                recovered = now
+                end = max(end, now + self.OBSERVE)
             answer = self._read(hosts)
             if answer is None:
                 unknown_since = unknown_since or now
                 longest_unknown = max(longest_unknown, now - unknown_since)
+                last_unknown = now
             else:
                 unknown_since = None
                 false_down.extend(set(live) - answer)
@@ -83,8 +90,10 @@ class _FailoverTests:
                     dead_up.append(round(now - died, 2))
             time.sleep(0.05)
         self.addDetail('longest UNKNOWN (s)', content.text_content('%.2f' % longest_unknown))
+        self.assertIsNotNone(recovered, 'the cluster never recovered')
+        self.addDetail('failover (s)', content.text_content('%.2f' % (recovered - killed)))
         self.assertEqual(([], []), (sorted(set(false_down)), dead_up))
-        self.assertLessEqual(longest_unknown, self.DOWN_TIME + SLACK)
+        self.assert_unknown_bounded(longest_unknown, last_unknown, recovered)
         self.assertEqual(set(live), self._read(hosts))
         self.assert_followed()
 
@@ -97,21 +106,40 @@ class EtcdClusterTest(_FailoverTests, testtools.TestCase):
         self.leader = self.cluster.leader()
         self.leader.kill()
 
+    def leader_back(self):
+        try:
+            return self.cluster.leader() is not self.leader
+        except AssertionError:      # no leader yet
+            return False
+
+    def assert_unknown_bounded(self, longest_unknown, last_unknown, recovered):
+        self.assertLessEqual(longest_unknown, self.DOWN_TIME + SLACK)
+
     def assert_followed(self):
         self.assertIsNot(self.leader, self.cluster.leader())
 
 
 class RedisSentinelTest(_FailoverTests, testtools.TestCase):
+    """Until the Sentinels promote the replica there is no primary, so hosts
+    read UNKNOWN for as long as the failover takes: down-after (1 s) plus an
+    election, retried after twice the failover timeout (3 s) when the votes
+    split. That time is Sentinel's; the driver's part is to answer again
+    within SLACK of the promotion."""
     CLUSTER = liveness_servers.RedisSentinel
-    # A Sentinel failover takes down-after (1 s) plus an election, and a
-    # failed election is retried after twice the failover timeout (3 s):
-    # service_down_time outlasts two elections, so live keys never expire
-    DOWN_TIME = 12
+    # outlasts three split elections, so no live host's key expires meanwhile
+    DOWN_TIME = 20
     OBSERVE = 2
 
     def kill_leader(self):
         self.old_port = self.cluster.primary_port()
         self.cluster.primary.kill()
+
+    def leader_back(self):
+        return self.cluster.promoted()
+
+    def assert_unknown_bounded(self, longest_unknown, last_unknown, recovered):
+        if last_unknown is not None:
+            self.assertLessEqual(last_unknown - recovered, SLACK)
 
     def assert_followed(self):
         self.assertEqual(self.cluster.replica.port, self.cluster.primary_port())
