@@ -13,11 +13,10 @@ from nova.db import engine
 from nova.db import host_status_events as events
 from nova.db import liveness
 from nova.db.dbtime import db_now
+from nova.db.models import COMPUTE_BINARY  # noqa: F401 (db.COMPUTE_BINARY for callers)
 from nova.db.models import flavors, instance_faults, instance_tags, instances, services
 
 CONF = nova.conf.CONF
-
-COMPUTE_BINARY = 'nova-compute'
 
 
 # ---------------------------------------------------------------- services

@@ -19,6 +19,8 @@ EVACUATION = 'evacuation'
 REBUILDING = 'rebuilding'
 # what a source compute that comes back must no longer run
 SOURCE_MUST_DESTROY = ('accepted', 'pre-migrating', 'done')
+# the server runs on the destination: it moved
+MOVED = ('done', 'completed')
 
 
 def start(row, allowed_vm_states, dest_host):

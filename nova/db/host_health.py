@@ -12,10 +12,9 @@ from nova.db import liveness
 from nova.db.models import host_maintenance_windows as windows
 from nova.db.models import host_status_events as events
 from nova.db.models import host_status_states as states
-from nova.db.models import services
+from nova.db.models import COMPUTE_BINARY, services
 
 CONF = nova.conf.CONF
-COMPUTE_BINARY = 'nova-compute'
 
 
 def read(host):

@@ -23,10 +23,9 @@ from nova.db import host_status_events as events
 from nova.db.dbtime import db_now
 from nova.db.models import host_maintenance_locks as locks
 from nova.db.models import host_maintenance_windows as windows
-from nova.db.models import instances, services
+from nova.db.models import COMPUTE_BINARY, instances, services
 from nova import exception
 
-COMPUTE_BINARY = 'nova-compute'
 SCHEDULED = 'scheduled'
 IN_PROGRESS = 'in-progress'
 COMPLETED = 'completed'

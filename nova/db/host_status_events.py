@@ -15,11 +15,12 @@ import sqlalchemy as sa
 from oslo_db import exception as db_exc
 
 from nova.db import engine
+from nova.db import evacuations
 from nova.db.dbtime import db_now, seconds_since
 from nova.db.models import host_status_events as events
 from nova.db.models import host_status_leases as leases
 from nova.db.models import host_status_states as states
-from nova.db.models import instances
+from nova.db.models import COMPUTE_BINARY, instances, migrations
 
 LEASE_NAME = 'host-status-watcher'
 # Not a transition: a row asking the deliverer for Nova's service.update of
@@ -30,8 +31,11 @@ LEASE_NAME = 'host-status-watcher'
 SERVICE_UPDATE = 'service.update'
 # a change of any of these columns is one Nova announces with service.update
 SERVICE_UPDATE_FIELDS = frozenset(('disabled', 'disabled_reason', 'forced_down'))
-# the rows that are transitions (not service.update requests)
-TRANSITIONS = events.c.reason != SERVICE_UPDATE
+# the rows that are a service's transitions (not service.update requests,
+# not one server's move)
+TRANSITIONS = sa.and_(events.c.reason != SERVICE_UPDATE, events.c.instance_uuid.is_(None))
+# what a server's feed shows: its host's transitions and its own moves
+SERVER_EVENTS = events.c.reason != SERVICE_UPDATE
 
 
 # ------------------------------------------------------------------- lease
@@ -101,7 +105,7 @@ def request_service_update(conn, host, binary):
     _event(conn, host=host, binary=binary, reason=SERVICE_UPDATE)
 
 
-def record_states(holder, ttl, current, reason, apply=None):
+def record_states(holder, ttl, current, reason, apply=None, moved_reason=None):
     """Compare ``current`` ({(host, binary): (State, last_seen_up)}) with the
     stored states and store one event per service that differs, with the
     new state, in one transaction. ``reason(old, new)`` names a change
@@ -111,8 +115,10 @@ def record_states(holder, ttl, current, reason, apply=None):
     start or end) and returns (announce, changed): ``announce``
     ({(host, binary): reason}) stores an event with that reason for a live
     service, even when its state did not change; ``changed`` replaces
-    entries of ``current`` that it changed. Returns the new events' uuids,
-    or None when ``holder`` no longer has the lease (nothing written)."""
+    entries of ``current`` that it changed. With ``moved_reason``, every
+    finished evacuation not announced yet first stores an event for its
+    server with that reason (_announce_moves). Returns the new events' uuids, or
+    None when ``holder`` no longer has the lease (nothing written)."""
     created = []
     with engine.writer() as conn:
         if not _hold(conn, holder, ttl):
@@ -150,6 +156,42 @@ def record_states(holder, ttl, current, reason, apply=None):
                 conn.execute(sa.update(states).where(states.c.id == old_row.id).values(
                     status=new.status, liveness=new.liveness,
                     admin_state=new.admin_state, since=db_now()))
+        if moved_reason is not None:
+            created.extend(_announce_moves(conn, current, moved_reason))
+    return created
+
+
+def _announce_moves(conn, current, reason):
+    """One event per server that a finished evacuation moved, once, in
+    ``conn``'s transaction after this look's transitions: the status of its
+    former host becomes the one of its new host (both from ``current``).
+    The migration keeps the event's id: events before it were its former
+    host's for the server (_host_then)."""
+    def state_of(host):
+        new, last_seen_up = current.get((host, COMPUTE_BINARY), (None, None))
+        return (('', None, None) if new is None else tuple(new)), last_seen_up
+
+    moves = conn.execute(
+        sa.select(migrations.c.id, migrations.c.instance_uuid, migrations.c.source_compute,
+                  migrations.c.dest_compute)
+        .where(migrations.c.host_status_event_id.is_(None),
+               migrations.c.status.in_(evacuations.MOVED),
+               migrations.c.migration_type == evacuations.EVACUATION)
+        .order_by(migrations.c.id)).all()
+    created = []
+    for move in moves:
+        (old_status, old_liveness, old_admin_state), _ = state_of(move.source_compute)
+        (new_status, liveness, admin_state), last_seen_up = state_of(move.dest_compute)
+        uuid = str(uuidlib.uuid4())
+        event_id = conn.execute(sa.insert(events).values(
+            uuid=uuid, at=db_now(), host=move.dest_compute, binary=COMPUTE_BINARY,
+            instance_uuid=move.instance_uuid, reason=reason, last_seen_up=last_seen_up,
+            old_status=old_status, old_liveness=old_liveness,
+            old_admin_state=old_admin_state, new_status=new_status, liveness=liveness,
+            admin_state=admin_state)).inserted_primary_key[0]
+        conn.execute(sa.update(migrations).where(migrations.c.id == move.id)
+                     .values(host_status_event_id=event_id))
+        created.append(uuid)
     return created
 
 
@@ -186,13 +228,45 @@ def mark_delivered(event_id):
     return now
 
 
+def _moved_after(event_table):
+    """Finished evacuations announced after the event, or not announced yet
+    (until its own event, a server reads its former host's status)."""
+    return sa.and_(migrations.c.status.in_(evacuations.MOVED),
+                   migrations.c.migration_type == evacuations.EVACUATION,
+                   sa.or_(migrations.c.host_status_event_id.is_(None),
+                          migrations.c.host_status_event_id > event_table.c.id))
+
+
+def _host_then(event_table):
+    """The host a server was on when the event happened: the source of its
+    first move after the event, or where it is now."""
+    first_move = (
+        sa.select(migrations.c.source_compute)
+        .where(migrations.c.instance_uuid == instances.c.uuid, _moved_after(event_table))
+        .order_by(migrations.c.host_status_event_id.is_(None),
+                  migrations.c.host_status_event_id, migrations.c.id)
+        .limit(1).correlate(instances, event_table).scalar_subquery())
+    return sa.func.coalesce(first_move, instances.c.host)
+
+
 def _on_host_at_event(event_table):
-    """Servers on the event's host when it happened: created before it,
-    not deleted before it (placement is derived, never stored per event)."""
-    return sa.and_(
-        instances.c.host == event_table.c.host,
-        instances.c.created_at <= event_table.c.at,
-        sa.or_(instances.c.deleted == 0, instances.c.deleted_at > event_table.c.at))
+    """The servers an event concerns: its own server (a move), or those on
+    the event's host when it happened: created before it, not deleted
+    before it, there then (placement is derived from the servers' rows and
+    their evacuations, never stored per event)."""
+    left_later = (sa.select(migrations.c.instance_uuid)
+                  .where(migrations.c.source_compute == event_table.c.host,
+                         _moved_after(event_table))
+                  .correlate(event_table))
+    return sa.or_(
+        instances.c.uuid == event_table.c.instance_uuid,
+        sa.and_(
+            event_table.c.instance_uuid.is_(None),
+            # the first two terms let an index find the candidates
+            sa.or_(instances.c.host == event_table.c.host, instances.c.uuid.in_(left_later)),
+            _host_then(event_table) == event_table.c.host,
+            instances.c.created_at <= event_table.c.at,
+            sa.or_(instances.c.deleted == 0, instances.c.deleted_at > event_table.c.at)))
 
 
 def servers_of(event_id):
@@ -249,7 +323,7 @@ def server_page(after, limit, project_id=None, server_id=None):
         sa.select(*_EVENT_COLUMNS, instances.c.uuid.label('server_id'),
                   instances.c.project_id, instances.c.id.label('server_row'))
         .select_from(events.join(instances, _on_host_at_event(events)))
-        .where(sa.tuple_(events.c.id, instances.c.id) > sa.tuple_(*after), TRANSITIONS))
+        .where(sa.tuple_(events.c.id, instances.c.id) > sa.tuple_(*after), SERVER_EVENTS))
     if project_id is not None:
         query = query.where(instances.c.project_id == project_id)
     if server_id is not None:
@@ -273,7 +347,7 @@ def _outage_starts(conn, statuses):
     earlier = events.alias('earlier')
     start = (sa.select(sa.func.max(earlier.c.id)).where(
         earlier.c.host == states.c.host, earlier.c.binary == states.c.binary,
-        earlier.c.old_status != states.c.status)
+        earlier.c.old_status != states.c.status, earlier.c.instance_uuid.is_(None))
         .correlate(states).scalar_subquery())
     return conn.execute(
         sa.select(events, seconds_since(events.c.at).label('age'),
@@ -301,7 +375,8 @@ def notified_since(event, status):
         became = events.alias('became')
         last_up = sa.select(sa.func.coalesce(sa.func.max(became.c.id), 0)).where(
             became.c.host == event['host'], became.c.binary == event['binary'],
-            became.c.id < event['id'], became.c.new_status == status).scalar_subquery()
+            became.c.id < event['id'], became.c.new_status == status,
+            became.c.instance_uuid.is_(None)).scalar_subquery()
         return conn.scalar(sa.select(sa.func.count()).select_from(events).where(
             events.c.host == event['host'], events.c.binary == event['binary'],
             events.c.id < event['id'], events.c.id > last_up,

@@ -8,6 +8,9 @@ from sqlalchemy import orm
 
 from nova.db.types import Timestamp
 
+# the binary of the compute services: the hosts that run servers
+COMPUTE_BINARY = 'nova-compute'
+
 
 class Base(orm.DeclarativeBase):
     pass
@@ -154,6 +157,8 @@ class Migration(_Timestamps, Base):
         sa.Index('migrations_source_status_idx', 'source_compute', 'status'),
         sa.Index('migrations_dest_status_idx', 'dest_compute', 'status'),
         sa.Index('migrations_instance_uuid_idx', 'instance_uuid'),
+        # the watcher's look for finished moves it has not announced yet
+        sa.Index('migrations_host_status_event_idx', 'host_status_event_id', 'status'),
     )
 
     id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
@@ -167,6 +172,9 @@ class Migration(_Timestamps, Base):
     status = sa.Column(sa.String(16), nullable=False)
     # the vm_state the server had when the move was asked, restored after it
     old_vm_state = sa.Column(sa.String(16), nullable=True)
+    # the host_status event that announced this move to the server (0: a
+    # move from before such events; NULL: not announced yet)
+    host_status_event_id = sa.Column(sa.Integer, nullable=True)
 
 
 class HostStatusLease(Base):
@@ -204,7 +212,9 @@ class HostStatusState(Base):
 class HostStatusEvent(Base):
     """One transition, stored once; ``id`` orders the feed, ``uuid`` names
     it in every delivery. The service columns are NULL for the two events
-    of a liveness-backend outage (reason says which)."""
+    of a liveness-backend outage (reason says which); ``instance_uuid``
+    names the one server an event concerns (an evacuation moved it to
+    ``host``), NULL for a service's transition."""
     __tablename__ = 'host_status_events'
     __table_args__ = (
         sa.UniqueConstraint('uuid', name='uniq_host_status_events0uuid'),
@@ -213,6 +223,8 @@ class HostStatusEvent(Base):
         # retention pruning and undelivered retries
         sa.Index('host_status_events_at_idx', 'at'),
         sa.Index('host_status_events_delivered_id_idx', 'delivered_at', 'id'),
+        # a server's own events (its evacuations) in the server_id filter
+        sa.Index('host_status_events_instance_id_idx', 'instance_uuid', 'id'),
         # never reuse an id once pruned: a cursor past it must not skip new ones
         {'sqlite_autoincrement': True},
     )
@@ -235,6 +247,7 @@ class HostStatusEvent(Base):
     # transition (nova/notifications/host_monitor.py)
     host_monitor_at = sa.Column(Timestamp, nullable=True)
     host_monitor_result = sa.Column(sa.String(16), nullable=True)
+    instance_uuid = sa.Column(sa.String(36), nullable=True)
 
 
 class HostMaintenanceWindow(Base):

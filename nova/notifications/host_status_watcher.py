@@ -10,6 +10,8 @@ failover neither loses a change that is still true nor repeats one already
 stored. A separate thread hands stored transitions to the notifier, oldest
 first, and marks each delivered only once the notifier returned; what a
 dead watcher left undelivered, the next one sends again, with the same id.
+A server that an evacuation moved gets an event of its own in the same
+transaction (its host_status is now the destination's).
 """
 import logging
 import os
@@ -143,7 +145,8 @@ class Watcher:
                    for row in rows}
         created = store.record_states(
             self.holder, ttl, current, _reason,
-            apply=lambda conn: self._apply_maintenance(conn, alive))
+            apply=lambda conn: self._apply_maintenance(conn, alive),
+            moved_reason=transitions.EVACUATED)
         if created is None:
             self._set_active(False)
             return
@@ -249,8 +252,9 @@ class Watcher:
                     ctxt, 'service.update',
                     payloads.service_status(service, CONF.default_availability_zone))
             return
-        self.notifier.info(ctxt, 'service.host_status.update',
-                           payloads.service_host_status(event))
+        if event['instance_uuid'] is None:      # not one server's move
+            self.notifier.info(ctxt, 'service.host_status.update',
+                               payloads.service_host_status(event))
         if event['reason'] in _OUTAGE_REASONS:
             return
         for server in store.servers_of(event['id']):

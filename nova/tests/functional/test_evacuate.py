@@ -60,6 +60,21 @@ class EvacuateFlowTest(func.SharedAllInOneTestCase):
         return [host for host in self.nova.host_names
                 if uuid in sa.guests(self.nova, host)]
 
+    def _assert_told_it_moved(self, expected, old_status):
+        """Each server's own feed (its project's view) ends with its move:
+        the status it read on the failed host, then its new host's."""
+        def last_event(uuid):
+            events = self.nova.request('GET', '/v2.1/os-host-status-events?server_id=%s' % uuid,
+                                       token=DEMO).json['events']
+            return events[-1] if events else {}
+        for uuid in expected:
+            self.nova._wait(lambda: last_event(uuid).get('reason') == 'evacuated', 10,
+                            'the evacuated event of %s' % uuid)
+            event = last_event(uuid)
+            host_id = self.nova.show(uuid, token=DEMO).json['server']['hostId']
+            self.assertEqual((old_status, 'UP', host_id), (
+                event['old_status'], event['new_status'], event['hostId']))
+
     def _assert_once_on_the_new_host(self, expected):
         listed = self.nova.request('GET', '/v2.1/servers/detail?all_tenants=1',
                                    version='2.16').json['servers']
@@ -92,6 +107,7 @@ class EvacuateFlowTest(func.SharedAllInOneTestCase):
         nova._wait(lambda: not set(expected) & set(sa.guests(nova, 'host-1')), 15,
                    'host-1 to destroy the evacuated copies')
         self._assert_once_on_the_new_host(expected)
+        self._assert_told_it_moved(expected, 'DOWN')
         # and it never writes to them: a poll later, they are as they were
         sa.act(nova, first, {'os-stop': None}, DEMO)
         sa.wait_for_state(nova, first, ('SHUTOFF', 'stopped', None, SHUTDOWN,
@@ -118,6 +134,7 @@ class EvacuateFlowTest(func.SharedAllInOneTestCase):
                    'the restarted host-2 to destroy the evacuated copies')
         self.assertIsNone(restarted.poll())
         self._assert_once_on_the_new_host(expected)
+        self._assert_told_it_moved(expected, 'UNKNOWN')
 
     def _start_compute(self, host):
         config = []

@@ -10,6 +10,8 @@ import testtools
 import nova.conf
 from nova.compute import host_status_transitions as transitions
 from nova.db import api as db
+from nova.db import engine
+from nova.db import evacuations
 from nova.db import host_status_events as store
 from nova import exception
 from nova.notifications import host_status_watcher
@@ -145,6 +147,53 @@ class WatcherTest(testtools.TestCase):
         watcher.tick()
         self.deliver_all(watcher)
         self.assertEqual([], sent())
+
+
+    def _evacuate(self, uuid, dest):
+        """An evacuation of ``uuid`` as the destination compute finishes it."""
+        with engine.reader() as conn:
+            row = db.instance_get(conn, uuid)
+        evacuations.start(row, ('active',), dest)
+        (migration,) = evacuations.to_run_on(dest)
+        self.assertTrue(evacuations.claim(migration))
+        self.assertTrue(evacuations.finish(migration, dest, task_state=None))
+
+    def test_an_evacuated_server_is_told_once_that_it_reads_its_new_host(self):
+        nova_fixtures.add_service('host-1')
+        nova_fixtures.add_service('host-2')
+        moved = nova_fixtures.add_server('moved', host='host-1')
+        stays = nova_fixtures.add_server('stays', host='host-1')
+        first = host_status_watcher.Watcher(notifier=notifier(), holder='first')
+        first.tick()
+        self.deliver_all(first)
+        _impl_test.reset()
+        # fenced and evacuated between two looks
+        db.service_update('host-1', 'nova-compute', forced_down=True)
+        self._evacuate(moved, 'host-2')
+        first.tick()
+        store.release_lease('first')        # a takeover must not tell it again
+        second = host_status_watcher.Watcher(notifier=notifier(), holder='second')
+        second.tick()
+        self.deliver_all(second)
+
+        self.assertEqual(
+            [('service.host_status.update', None, 'host-1', 'UP', 'DOWN', 'forced_down'),
+             ('instance.host_status.update', moved, 'host-1', 'UP', 'DOWN', 'forced_down'),
+             ('instance.host_status.update', stays, 'host-1', 'UP', 'DOWN', 'forced_down'),
+             ('instance.host_status.update', moved, 'host-2', 'DOWN', 'UP', 'evacuated')],
+            [(kind, data.get('uuid'), data['host'], data['old_status'], data['new_status'],
+              data['reason']) for kind, data in sent() if kind != 'service.update'])
+        # each server's feed follows where it was; the hosts' feed has no
+        # service change for the move
+        self.assertEqual(
+            [('registered', 'host-1'), ('forced_down', 'host-1'), ('evacuated', 'host-2')],
+            [(event['reason'], event['host'])
+             for event in store.server_page((0, 0), 10, server_id=moved)])
+        self.assertEqual([('registered', 'host-1'), ('forced_down', 'host-1')],
+                         [(event['reason'], event['host'])
+                          for event in store.server_page((0, 0), 10, server_id=stays)])
+        self.assertEqual(['registered', 'registered', 'forced_down'],
+                         [event['reason'] for event in store.service_page(0, 10)])
 
 
 class ReasonTest(testtools.TestCase):
