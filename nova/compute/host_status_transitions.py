@@ -31,13 +31,10 @@ LIVENESS_RESTORED = 'liveness_restored'
 # enabled the service, or found it already as the window needs it)
 MAINTENANCE_STARTED = 'maintenance_started'
 MAINTENANCE_ENDED = 'maintenance_ended'
-# not a service's change: an evacuation moved one server to another host,
-# so it reads that host's status now
-EVACUATED = 'evacuated'
 
 REASONS = (REGISTERED, REMOVED, FORCED_DOWN_REASON, FORCED_UP, DISABLED_REASON,
            ENABLED_REASON, HEARTBEAT_STALE, HEARTBEAT_RESUMED, LIVENESS_UNAVAILABLE,
-           LIVENESS_RESTORED, MAINTENANCE_STARTED, MAINTENANCE_ENDED, EVACUATED)
+           LIVENESS_RESTORED, MAINTENANCE_STARTED, MAINTENANCE_ENDED)
 
 State = collections.namedtuple('State', 'status liveness admin_state')
 

@@ -29,11 +29,16 @@ LEASE_NAME = 'host-status-watcher'
 # is sent at least once and never for a change rolled back. The feed never
 # shows these rows.
 SERVICE_UPDATE = 'service.update'
+# Not a service's transition either: an evacuation moved one server
+# (instance_uuid) to ``host``, so it reads that host's status now; only the
+# per-server view and instance.host_status.update show these rows.
+EVACUATED = 'evacuated'
 # a change of any of these columns is one Nova announces with service.update
 SERVICE_UPDATE_FIELDS = frozenset(('disabled', 'disabled_reason', 'forced_down'))
 # the rows that are a service's transitions (not service.update requests,
-# not one server's move)
-TRANSITIONS = sa.and_(events.c.reason != SERVICE_UPDATE, events.c.instance_uuid.is_(None))
+# not one server's move); told apart by reason, which no index covers, so
+# that a planner drives the per-server reads from the servers' hosts
+TRANSITIONS = events.c.reason.notin_((SERVICE_UPDATE, EVACUATED))
 # what a server's feed shows: its host's transitions and its own moves
 SERVER_EVENTS = events.c.reason != SERVICE_UPDATE
 
@@ -105,7 +110,7 @@ def request_service_update(conn, host, binary):
     _event(conn, host=host, binary=binary, reason=SERVICE_UPDATE)
 
 
-def record_states(holder, ttl, current, reason, apply=None, moved_reason=None):
+def record_states(holder, ttl, current, reason, apply=None):
     """Compare ``current`` ({(host, binary): (State, last_seen_up)}) with the
     stored states and store one event per service that differs, with the
     new state, in one transaction. ``reason(old, new)`` names a change
@@ -115,9 +120,9 @@ def record_states(holder, ttl, current, reason, apply=None, moved_reason=None):
     start or end) and returns (announce, changed): ``announce``
     ({(host, binary): reason}) stores an event with that reason for a live
     service, even when its state did not change; ``changed`` replaces
-    entries of ``current`` that it changed. With ``moved_reason``, every
-    finished evacuation not announced yet first stores an event for its
-    server with that reason (_announce_moves). Returns the new events' uuids, or
+    entries of ``current`` that it changed. Every finished evacuation not
+    announced yet then stores an EVACUATED event for its server
+    (_announce_moves). Returns the new events' uuids, or
     None when ``holder`` no longer has the lease (nothing written)."""
     created = []
     with engine.writer() as conn:
@@ -156,12 +161,11 @@ def record_states(holder, ttl, current, reason, apply=None, moved_reason=None):
                 conn.execute(sa.update(states).where(states.c.id == old_row.id).values(
                     status=new.status, liveness=new.liveness,
                     admin_state=new.admin_state, since=db_now()))
-        if moved_reason is not None:
-            created.extend(_announce_moves(conn, current, moved_reason))
+        created.extend(_announce_moves(conn, current))
     return created
 
 
-def _announce_moves(conn, current, reason):
+def _announce_moves(conn, current):
     """One event per server that a finished evacuation moved, once, in
     ``conn``'s transaction after this look's transitions: the status of its
     former host becomes the one of its new host (both from ``current``).
@@ -185,7 +189,7 @@ def _announce_moves(conn, current, reason):
         uuid = str(uuidlib.uuid4())
         event_id = conn.execute(sa.insert(events).values(
             uuid=uuid, at=db_now(), host=move.dest_compute, binary=COMPUTE_BINARY,
-            instance_uuid=move.instance_uuid, reason=reason, last_seen_up=last_seen_up,
+            instance_uuid=move.instance_uuid, reason=EVACUATED, last_seen_up=last_seen_up,
             old_status=old_status, old_liveness=old_liveness,
             old_admin_state=old_admin_state, new_status=new_status, liveness=liveness,
             admin_state=admin_state)).inserted_primary_key[0]
@@ -249,34 +253,13 @@ def _host_then(event_table):
     return sa.func.coalesce(first_move, instances.c.host)
 
 
-def _on_host_at_event(event_table):
-    """The servers an event concerns: its own server (a move), or those on
-    the event's host when it happened: created before it, not deleted
-    before it, there then (placement is derived from the servers' rows and
-    their evacuations, never stored per event)."""
-    left_later = (sa.select(migrations.c.instance_uuid)
-                  .where(migrations.c.source_compute == event_table.c.host,
-                         _moved_after(event_table))
-                  .correlate(event_table))
-    return sa.or_(
-        instances.c.uuid == event_table.c.instance_uuid,
-        sa.and_(
-            event_table.c.instance_uuid.is_(None),
-            # the first two terms let an index find the candidates
-            sa.or_(instances.c.host == event_table.c.host, instances.c.uuid.in_(left_later)),
-            _host_then(event_table) == event_table.c.host,
-            instances.c.created_at <= event_table.c.at,
-            sa.or_(instances.c.deleted == 0, instances.c.deleted_at > event_table.c.at)))
-
-
 def servers_of(event_id):
-    """(uuid, project_id, user_id, host) of the servers an event concerns."""
+    """(uuid, project_id, user_id) of the servers an event concerns."""
+    query = _event_servers(events.c.id == event_id)
     with engine.reader() as conn:
         return conn.execute(
-            sa.select(instances.c.uuid, instances.c.project_id, instances.c.user_id,
-                      instances.c.host)
-            .select_from(events.join(instances, _on_host_at_event(events)))
-            .where(events.c.id == event_id).order_by(instances.c.id)).mappings().all()
+            sa.select(query.c.server_id.label('uuid'), query.c.project_id, query.c.user_id)
+            .order_by(query.c.server_row)).mappings().all()
 
 
 def prune(retention_seconds):
@@ -316,21 +299,51 @@ def service_page(after_id, limit):
 
 def server_page(after, limit, project_id=None, server_id=None):
     """Per-server events after ``after`` = (event id, server row id), oldest
-    first: one row per (event, server on its host then), optionally only
+    first: one row per (event, server it concerns), optionally only
     ``project_id``'s servers or the server ``server_id``. Each row adds
     ``server_id``, ``project_id`` and ``server_row`` (the cursor's part)."""
-    query = (
-        sa.select(*_EVENT_COLUMNS, instances.c.uuid.label('server_id'),
-                  instances.c.project_id, instances.c.id.label('server_row'))
-        .select_from(events.join(instances, _on_host_at_event(events)))
-        .where(sa.tuple_(events.c.id, instances.c.id) > sa.tuple_(*after), SERVER_EVENTS))
+    where = [sa.tuple_(events.c.id, instances.c.id) > sa.tuple_(*after)]
     if project_id is not None:
-        query = query.where(instances.c.project_id == project_id)
+        where.append(instances.c.project_id == project_id)
     if server_id is not None:
-        query = query.where(instances.c.uuid == server_id)
+        where.append(instances.c.uuid == server_id)
+    query = _event_servers(*where)
     with engine.reader() as conn:
-        return conn.execute(query.order_by(events.c.id, instances.c.id)
-                            .limit(limit)).mappings().all()
+        return conn.execute(
+            sa.select(*(query.c[column.name] for column in _EVENT_COLUMNS),
+                      query.c.server_id, query.c.project_id, query.c.server_row)
+            .order_by(query.c.id, query.c.server_row).limit(limit)).mappings().all()
+
+
+def _event_servers(*where):
+    """The (event, server) pairs of the per-server view matching ``where``,
+    as a subquery: a server's own moves, and each transition of a host with
+    the servers on it then: created before it, not deleted before it, and
+    there (the servers' rows and their evacuations say where each was;
+    placement is never stored per event). Three branches, each found by an
+    index."""
+    there_then = (TRANSITIONS,
+                  _host_then(events) == events.c.host,
+                  instances.c.created_at <= events.c.at,
+                  sa.or_(instances.c.deleted == 0, instances.c.deleted_at > events.c.at))
+    # the servers on the host now, those that left it after the event, and
+    # each server's own moves
+    still_there = events.join(instances, instances.c.host == events.c.host)
+    left_later = (migrations.join(events, sa.and_(
+        events.c.host == migrations.c.source_compute, _moved_after(events)))
+        .join(instances, instances.c.uuid == migrations.c.instance_uuid))
+    own_moves = events.join(instances, instances.c.uuid == events.c.instance_uuid)
+    branches = []
+    for joined, conditions in ((still_there, there_then), (left_later, there_then),
+                               (own_moves, ())):
+        branch = (sa.select(*_EVENT_COLUMNS, instances.c.uuid.label('server_id'),
+                            instances.c.project_id, instances.c.user_id,
+                            instances.c.id.label('server_row'))
+                  .select_from(joined).where(SERVER_EVENTS, *conditions, *where))
+        if joined is left_later:
+            branch = branch.distinct()    # several later moves away from one host
+        branches.append(branch)
+    return sa.union_all(*branches).subquery()
 
 
 # ------------------------------------------------------------ host monitor
@@ -347,7 +360,7 @@ def _outage_starts(conn, statuses):
     earlier = events.alias('earlier')
     start = (sa.select(sa.func.max(earlier.c.id)).where(
         earlier.c.host == states.c.host, earlier.c.binary == states.c.binary,
-        earlier.c.old_status != states.c.status, earlier.c.instance_uuid.is_(None))
+        earlier.c.old_status != states.c.status, earlier.c.reason != EVACUATED)
         .correlate(states).scalar_subquery())
     return conn.execute(
         sa.select(events, seconds_since(events.c.at).label('age'),
@@ -376,7 +389,7 @@ def notified_since(event, status):
         last_up = sa.select(sa.func.coalesce(sa.func.max(became.c.id), 0)).where(
             became.c.host == event['host'], became.c.binary == event['binary'],
             became.c.id < event['id'], became.c.new_status == status,
-            became.c.instance_uuid.is_(None)).scalar_subquery()
+            became.c.reason != EVACUATED).scalar_subquery()
         return conn.scalar(sa.select(sa.func.count()).select_from(events).where(
             events.c.host == event['host'], events.c.binary == event['binary'],
             events.c.id < event['id'], events.c.id > last_up,

@@ -145,8 +145,7 @@ class Watcher:
                    for row in rows}
         created = store.record_states(
             self.holder, ttl, current, _reason,
-            apply=lambda conn: self._apply_maintenance(conn, alive),
-            moved_reason=transitions.EVACUATED)
+            apply=lambda conn: self._apply_maintenance(conn, alive))
         if created is None:
             self._set_active(False)
             return
@@ -252,7 +251,7 @@ class Watcher:
                     ctxt, 'service.update',
                     payloads.service_status(service, CONF.default_availability_zone))
             return
-        if event['instance_uuid'] is None:      # not one server's move
+        if event['reason'] != store.EVACUATED:     # one server's move: its own only
             self.notifier.info(ctxt, 'service.host_status.update',
                                payloads.service_host_status(event))
         if event['reason'] in _OUTAGE_REASONS:
