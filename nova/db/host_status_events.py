@@ -170,7 +170,7 @@ def _announce_moves(conn, current):
     ``conn``'s transaction after this look's transitions: the status of its
     former host becomes the one of its new host (both from ``current``).
     The migration keeps the event's id: events before it were its former
-    host's for the server (_host_then)."""
+    host's for the server (_there_then)."""
     def state_of(host):
         new, last_seen_up = current.get((host, COMPUTE_BINARY), (None, None))
         return (('', None, None) if new is None else tuple(new)), last_seen_up
@@ -241,16 +241,22 @@ def _moved_after(event_table):
                           migrations.c.host_status_event_id > event_table.c.id))
 
 
-def _host_then(event_table):
-    """The host a server was on when the event happened: the source of its
-    first move after the event, or where it is now."""
-    first_move = (
+def _there_then(event_table):
+    """Whether a server was on the event's host when it happened: it has no
+    move after the event and is there now, or the first of its moves after
+    the event left that host. The first test is one index probe and decides
+    for every server that never moved."""
+    later = _moved_after(event_table)
+    no_later_move = ~(sa.exists().where(migrations.c.instance_uuid == instances.c.uuid, later)
+                      .correlate(instances, event_table))
+    first_later_source = (
         sa.select(migrations.c.source_compute)
-        .where(migrations.c.instance_uuid == instances.c.uuid, _moved_after(event_table))
+        .where(migrations.c.instance_uuid == instances.c.uuid, later)
         .order_by(migrations.c.host_status_event_id.is_(None),
                   migrations.c.host_status_event_id, migrations.c.id)
         .limit(1).correlate(instances, event_table).scalar_subquery())
-    return sa.func.coalesce(first_move, instances.c.host)
+    return sa.or_(sa.and_(no_later_move, instances.c.host == event_table.c.host),
+                  first_later_source == event_table.c.host)
 
 
 def servers_of(event_id):
@@ -323,7 +329,7 @@ def _event_servers(*where):
     placement is never stored per event). Three branches, each found by an
     index."""
     there_then = (TRANSITIONS,
-                  _host_then(events) == events.c.host,
+                  _there_then(events),
                   instances.c.created_at <= events.c.at,
                   sa.or_(instances.c.deleted == 0, instances.c.deleted_at > events.c.at))
     # the servers on the host now, those that left it after the event, and
