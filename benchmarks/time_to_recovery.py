@@ -3,13 +3,16 @@ of them ACTIVE on another host, through the host-status watcher, OpenStack
 Masakari 22 and evacuate, with the all-in-one behind Keystone 30.
 
     python -m benchmarks.time_to_recovery [--runs 5] [--servers 10]
+        [--recovery-threads N] [--hash-rounds N]
 
 Drill configuration: report_interval 1 s, service_down_time 3 s; the
 all-in-one's own watcher (its nova-host-status-watcher process) with
 ``notify_masakari = true`` and ``force_down_after_unknown = 0``: it forces
 a host down at the tick it first reads UNKNOWN, and the DOWN that follows
 is what it notifies Masakari of. Masakari's engine runs with the short
-wait periods of the functional tests (masakari_server.WAITS).
+wait periods of the functional tests (masakari_server.WAITS), its API
+without the random delay before a notification (NO_DELAY). The results
+and what bounds each wait: benchmarks/README.rst, "Time to recovery".
 
 One all-in-one with ``--runs`` + 2 hosts for every run; run k kills
 host-k, whose compute the all-in-one never restarts (Masakari leaves it
