@@ -38,8 +38,9 @@ application = wsgi.initialize_public_application()
 """
 
 
-def _write_config(directory):
-    """keystone.conf for a Keystone whose files all live in ``directory``."""
+def _write_config(directory, extra=''):
+    """keystone.conf for a Keystone whose files all live in ``directory``
+    (``extra``: more of its text)."""
     path = os.path.join(directory, 'keystone.conf')
     with open(path, 'w') as f:
         f.write('[DEFAULT]\nlog_file = %s\n\n'
@@ -51,6 +52,7 @@ def _write_config(directory):
                 % tuple(os.path.join(directory, name) for name in (
                     'keystone.log', 'keystone.sqlite', 'fernet-keys',
                     'fernet-receipts', 'credential-keys')))
+        f.write(extra)
     return path
 
 
@@ -96,13 +98,19 @@ def bootstrapped(venv):
 
 class Keystone(fixtures.Fixture):
 
+    def __init__(self, extra_config=''):
+        """``extra_config``: keystone.conf text of the caller's (e.g. an
+        [identity] password_hash_rounds for the users it adds)."""
+        super().__init__()
+        self.extra_config = extra_config
+
     def _setUp(self):
         self.venv = service_venvs.ensure('keystone')
         self.dir = os.path.join(self.useFixture(fixtures.TempDir()).path, 'keystone')
         shutil.copytree(bootstrapped(self.venv), self.dir)
         self.port = free_port()
         self.url = 'http://127.0.0.1:%d/v3' % self.port
-        self.config = _write_config(self.dir)
+        self.config = _write_config(self.dir, self.extra_config)
         with open(os.path.join(self.dir, 'keystone_wsgi.py'), 'w') as f:
             f.write(WSGI)
         self.log = open(os.path.join(self.dir, 'gunicorn.log'), 'wb')

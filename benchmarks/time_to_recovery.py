@@ -1,0 +1,343 @@
+"""Time to recovery: from SIGKILL of a compute running 10 servers to the last
+of them ACTIVE on another host, through the host-status watcher, OpenStack
+Masakari 22 and evacuate, with the all-in-one behind Keystone 30.
+
+    python -m benchmarks.time_to_recovery [--runs 5] [--servers 10]
+        [--recovery-threads N] [--hash-rounds N]
+
+Drill configuration: report_interval 1 s, service_down_time 3 s; the
+all-in-one's own watcher (its nova-host-status-watcher process) with
+``notify_masakari = true`` and ``force_down_after_unknown = 0``: it forces
+a host down at the tick it first reads UNKNOWN, and the DOWN that follows
+is what it notifies Masakari of. Masakari's engine runs with the short
+wait periods of the functional tests (masakari_server.WAITS), its API
+without the random delay before a notification (NO_DELAY). The results
+and what bounds each wait: benchmarks/README.rst, "Time to recovery".
+
+One all-in-one with ``--runs`` + 2 hosts for every run; run k kills
+host-k, whose compute the all-in-one never restarts (Masakari leaves it
+disabled and forced down, and on maintenance in its segment), so each
+run recovers a host of its own. Before a run its servers are booted on
+host-k (every other live host disabled meanwhile); after it they are
+deleted, so the next victim runs only its own.
+
+Each wait is read from the timestamps the services record, all on this
+machine's clock (SQLite's clock is it): the watcher's events (``at``,
+``last_seen_up``, ``host_monitor_at``), Masakari's recovery-flow progress
+timestamps, the evacuations' migration rows (created when evacuate is
+accepted; ``done`` in the transaction that makes the server ACTIVE on its
+new host). The last line is one JSON object of the figures.
+"""
+import argparse
+import datetime
+import json
+import os
+import statistics
+import time
+
+import sqlalchemy as sa
+
+from nova.db import host_status_events as store
+from nova.db.models import host_status_events, migrations
+from nova.tests.functional import fixtures as func
+from nova.tests.functional import keystone_server
+from nova.tests.functional import masakari_server
+
+REPORT_INTERVAL = 1
+DOWN_TIME = 3
+V253 = '2.53'
+GOAL = 15.0
+TIMEOUT = 180
+FINAL = ('finished', 'error', 'failed', 'ignored')
+# masakari-api sleeps a random 0-5 s before it creates a notification (its
+# notification_delay_max) unless a coordination backend is set: a guard
+# against duplicates from several API workers. The drill runs one.
+NO_DELAY = {'notification_delay_max': 0}
+
+DRILL_CONFIG = """
+[host_status_watcher]
+notify_masakari = true
+force_down_after_unknown = 0
+
+[masakari]
+auth_type = password
+auth_url = %(url)s
+username = masakari
+password = %(password)s
+project_name = service
+user_domain_name = Default
+project_domain_name = Default
+region_name = %(region)s
+"""
+
+# (key, what ends it): consecutive, so the waits add up to the total
+WAITS = [
+    ('stale', 'the watcher reads UNKNOWN (stale heartbeat)'),
+    ('fence', 'the watcher forces the service down'),
+    ('down', 'the watcher reads DOWN'),
+    ('notify', 'Masakari accepted the notification'),
+    ('engine', 'Masakari\'s recovery flow starts'),
+    ('evacuate', 'the first evacuate accepted'),
+    ('active', 'the last server ACTIVE elsewhere'),
+]
+
+
+def utcnow():
+    return datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+
+
+class Drill:
+    """Keystone, Masakari, and an all-in-one behind them whose watcher is
+    Masakari's host monitor."""
+
+    def __init__(self, hosts, recovery_threads=None, hash_rounds=None):
+        self.hosts = hosts
+        self.waits = dict(masakari_server.WAITS, **NO_DELAY)
+        if recovery_threads is not None:
+            self.waits['host_failure_recovery_threads'] = recovery_threads
+        self.keystone_config = ('\n[identity]\npassword_hash_rounds = %d\n' % hash_rounds
+                                if hash_rounds else '')
+
+    def __enter__(self):
+        self.keystone = keystone_server.Keystone(self.keystone_config)
+        self.keystone.setUp()
+        try:
+            self.masakari = masakari_server.Masakari(self.keystone, self.waits)
+            self.masakari.setUp()
+            self.admin = self.keystone.connect('admin', 'admin')
+            tokens = {func.ADMIN: self.admin.session.get_token(),
+                      func.DEMO: self.keystone.connect('demo', 'demo').session.get_token()}
+            config = self.keystone.authtoken_config() + DRILL_CONFIG % {
+                'url': self.keystone.url, 'password': keystone_server.PASSWORD,
+                'region': keystone_server.REGION}
+            self.nova = func.AllInOne(hosts=self.hosts, report_interval=REPORT_INTERVAL,
+                                      service_down_time=DOWN_TIME, extra_config=config,
+                                      tokens=tokens, ready_timeout=180)
+            self.nova.validate_schemas = False
+            self.nova.setUp()
+            self.keystone.register('compute', 'nova', self.nova.url + '/v2.1')
+            segment = self.masakari.segment(self.admin, 'drill', self.nova.host_names)
+            self.masakari_hosts = {h.name: h.uuid
+                                   for h in self.admin.instance_ha.hosts(segment.uuid)}
+            self.db = sa.create_engine('sqlite:///%s'
+                                       % os.path.join(self.nova.data_dir, 'nova.sqlite'))
+        except BaseException:
+            self.__exit__()
+            raise
+        self.dead = set()
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            if getattr(self, 'nova', None) is not None:
+                self.nova.cleanUp()
+        finally:
+            try:
+                if getattr(self, 'masakari', None) is not None:
+                    self.masakari.cleanUp()
+            finally:
+                self.keystone.cleanUp()
+
+    # -------------------------------------------------------------- a run
+
+    def boot(self, host, count):
+        """``count`` servers ACTIVE on ``host``: every other live host is
+        disabled while they are scheduled."""
+        nova = self.nova
+        others = [h for h in nova.host_names if h != host and h not in self.dead]
+        for other in others:
+            nova.service_action('disable', other)
+        try:
+            servers = [nova.create_server(name='%s-%d' % (host, i), wait_status=None)
+                       for i in range(count)]
+            for uuid in servers:
+                nova.wait_for_server(uuid, 'ACTIVE', timeout=60)
+        finally:
+            for other in others:
+                nova.service_action('enable', other)
+        for uuid in servers:
+            placed = nova.show(uuid).json['server']['OS-EXT-SRV-ATTR:host']
+            assert placed == host, (uuid, placed, host)
+        return servers
+
+    def baseline(self):
+        with self.db.connect() as conn:
+            return (conn.scalar(sa.select(sa.func.max(host_status_events.c.id))) or 0,
+                    conn.scalar(sa.select(sa.func.max(migrations.c.id))) or 0)
+
+    def events(self, host, after):
+        with self.db.connect() as conn:
+            return conn.execute(
+                sa.select(host_status_events)
+                .where(host_status_events.c.host == host, host_status_events.c.id > after)
+                .order_by(host_status_events.c.id)).mappings().all()
+
+    def evacuations(self, after):
+        with self.db.connect() as conn:
+            return conn.execute(
+                sa.select(migrations).where(migrations.c.id > after)
+                .order_by(migrations.c.id)).mappings().all()
+
+    def wait_recovered(self, host, servers, after_migration, deadline):
+        """Until every server's evacuation is done, read on the all-in-one's
+        database: nothing but SQLite reads meanwhile (polling Masakari's
+        single-worker API would delay the notification it is handed)."""
+        while True:
+            done = {m['instance_uuid'] for m in self.evacuations(after_migration)
+                    if m['status'] == 'done'}
+            if done >= set(servers):
+                return
+            if time.monotonic() > deadline:
+                raise SystemExit('%s: %d of %d servers evacuated after %d s; watcher log:\n%s'
+                                 '\n%s' % (host, len(done & set(servers)), len(servers),
+                                           TIMEOUT, self.log('nova-host-status-watcher'),
+                                           self.masakari.logs()))
+            time.sleep(0.2)
+
+    def notification(self, host):
+        """Masakari's notification for ``host`` once it ended, with its
+        progress timestamps (microversion 1.1)."""
+        ha = self.admin.instance_ha
+        (notification,) = ha.notifications(source_host_uuid=self.masakari_hosts[host])
+        done = self.masakari.wait_for_notification(
+            self.admin, notification.notification_uuid, FINAL)
+        if done.status != 'finished':
+            raise SystemExit('notification %s is %s:\n%s' % (done.notification_uuid,
+                                                            done.status, self.masakari.logs()))
+        return ha.get('/notifications/%s' % done.notification_uuid,
+                      microversion='1.1').json()['notification']
+
+    def password_checks(self, start, end):
+        """Password authentications Keystone made between ``start`` and
+        ``end``: its log has a password_hashing line for each (its clock
+        is this machine's; local time is UTC here)."""
+        count = 0
+        with open(os.path.join(self.keystone.dir, 'keystone.log'), errors='replace') as f:
+            for line in f:
+                if 'keystone.common.password_hashing' in line:
+                    at = datetime.datetime.strptime(line[:23], '%Y-%m-%d %H:%M:%S.%f')
+                    count += start <= at <= end
+        return count
+
+    def log(self, name):
+        with open(os.path.join(self.nova.data_dir, 'logs', name + '.log'), 'rb') as f:
+            return f.read()[-6000:].decode('utf-8', 'replace')
+
+    def run(self, host, count):
+        nova = self.nova
+        servers = self.boot(host, count)
+        after_event, after_migration = self.baseline()
+        process = nova.compute_process(host)
+        process.kill()                                              # SIGKILL
+        t0 = utcnow()
+        self.dead.add(host)
+        self.wait_recovered(host, servers, after_migration, time.monotonic() + TIMEOUT)
+        flow = self.notification(host)
+        events = self.events(host, after_event)
+        unknown = _first(events, lambda e: e['new_status'] == 'UNKNOWN')
+        fence = _first(events, lambda e: e['reason'] == store.SERVICE_UPDATE)
+        down = _first(events, lambda e: e['new_status'] == 'DOWN')
+        evacuated = [m for m in self.evacuations(after_migration)
+                     if m['instance_uuid'] in servers]
+        if ({m['instance_uuid'] for m in evacuated if m['status'] == 'done'} != set(servers)
+                or down['host_monitor_result'] != store.SENT):
+            raise SystemExit('%s: not every server evacuated, or not notified: %s %s'
+                             % (host, [dict(m) for m in evacuated], dict(down)))
+        for uuid in servers:
+            server = nova.request('GET', '/v2.1/servers/%s' % uuid,
+                                  version=V253).json['server']
+            if (server['status'], server['host_status']) != ('ACTIVE', 'UP') or \
+                    server['OS-EXT-SRV-ATTR:host'] == host:
+                raise SystemExit('%s not recovered: %s' % (uuid, server))
+        steps = [p for task in flow['recovery_workflow_details']
+                 for p in task['progress_details']]
+        stamps = {
+            'stale': unknown['at'], 'fence': fence['at'], 'down': down['at'],
+            'notify': down['host_monitor_at'],
+            'engine': min(_parse(p['timestamp']) for p in steps),
+            'evacuate': min(m['created_at'] for m in evacuated),
+            'active': max(m['updated_at'] for m in evacuated),
+        }
+        figures = {'heartbeat_age': (t0 - unknown['last_seen_up']).total_seconds()}
+        previous = t0
+        for key, _ in WAITS:
+            figures[key] = (stamps[key] - previous).total_seconds()
+            previous = stamps[key]
+        figures['total'] = (stamps['active'] - t0).total_seconds()
+        figures['finished'] = (_parse(flow['updated_at']) - stamps['active']).total_seconds()
+        figures['keystone_auths'] = self.password_checks(t0, stamps['active'])
+        self.delete(servers)
+        return figures
+
+    def delete(self, servers):
+        for uuid in servers:
+            self.nova.request('DELETE', '/v2.1/servers/%s' % uuid, token=func.DEMO)
+        for uuid in servers:
+            self.nova._wait(lambda: self.nova.show(uuid).status == 404, 60,
+                            'server %s deleted' % uuid)
+
+
+def _first(events, predicate):
+    for event in events:
+        if predicate(event):
+            return event
+    raise SystemExit('no such event among %s' % [dict(e) for e in events])
+
+
+def _parse(text):
+    return datetime.datetime.fromisoformat(text.replace('Z', '')).replace(tzinfo=None)
+
+
+def table(results):
+    rows = [('heartbeat_age', 'age of the last heartbeat at the kill (not a wait)')]
+    rows += WAITS + [('total', 'SIGKILL -> last server ACTIVE elsewhere'),
+                     ('finished', 'last ACTIVE -> Masakari notification finished '
+                                  '(not in the total; Masakari keeps whole seconds)'),
+                     ('keystone_auths', 'password authentications in Keystone, SIGKILL -> '
+                                        'last ACTIVE (a count)')]
+    lines = ['%-14s %7s %7s  %s' % ('wait', 'p50', 'max', 'ends when')]
+    summary = {}
+    for key, what in rows:
+        values = [r[key] for r in results]
+        summary[key] = {'p50': round(statistics.median(values), 2),
+                        'max': round(max(values), 2)}
+        unit = ' ' if key == 'keystone_auths' else 's'
+        lines.append('%-14s %6.2f%s %6.2f%s  %s' % (key, statistics.median(values), unit,
+                                                     max(values), unit, what))
+    return lines, summary
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--runs', type=int, default=5)
+    parser.add_argument('--servers', type=int, default=10, help='servers on the killed host')
+    parser.add_argument('--recovery-threads', type=int,
+                        help='Masakari\'s host_failure_recovery_threads (its default: 3)')
+    parser.add_argument('--hash-rounds', type=int,
+                        help='Keystone\'s bcrypt password_hash_rounds for the users the drill '
+                             'adds, Masakari\'s among them (its default: 12)')
+    args = parser.parse_args()
+    drill = Drill(args.runs + 2, args.recovery_threads, args.hash_rounds)
+    print('report_interval %d s, service_down_time %d s, force_down_after_unknown 0, '
+          'Masakari %s, Keystone password_hash_rounds %s; goal <= %.0f s' % (
+              REPORT_INTERVAL, DOWN_TIME,
+              ', '.join('%s %s' % kv for kv in sorted(drill.waits.items())),
+              args.hash_rounds or 'default', GOAL), flush=True)
+    results = []
+    with drill:
+        for k in range(args.runs):
+            figures = drill.run('host-%d' % (k + 1), args.servers)
+            results.append(figures)
+            print('run %d: %s' % (k + 1, ' '.join('%s %.2f' % (key, figures[key])
+                                                  for key in ['total'] + [w for w, _ in WAITS])),
+                  flush=True)
+    lines, summary = table(results)
+    print('\n'.join(lines))
+    summary.update(runs=args.runs, servers=args.servers, service_down_time=DOWN_TIME,
+                   report_interval=REPORT_INTERVAL, goal=GOAL,
+                   masakari=drill.waits, password_hash_rounds=args.hash_rounds)
+    print(json.dumps(summary, sort_keys=True))
+
+
+if __name__ == '__main__':
+    main()
