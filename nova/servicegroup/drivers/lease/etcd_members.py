@@ -48,6 +48,29 @@ def key(host):
     return HOSTS + host
 
 
+# the requests of a heartbeat, as (gateway path, JSON body)
+
+def grant_request(ttl):
+    return '/lease/grant', {'TTL': ttl, 'ID': 0}
+
+
+def keepalive_request(lease):
+    return '/lease/keepalive', {'ID': lease}
+
+
+def put_request(member_key, lease, term):
+    """The member's key, bound to ``lease``, holding the raft ``term``."""
+    return '/kv/put', {'key': etcd_client.b64(member_key),
+                       'value': etcd_client.b64(json.dumps({'term': term})), 'lease': lease}
+
+
+def kept_alive(reply):
+    """The raft term of a keepalive's reply, or None when etcd no longer
+    knows the lease."""
+    result = reply.get('result', {})
+    return int(result['header']['raft_term']) if int(result.get('TTL', 0)) > 0 else None
+
+
 _clients = {}
 _members = {}
 _lock = threading.RLock()
@@ -82,22 +105,18 @@ class Membership:
         """One keepalive (and a put after an election); a grant and a put
         when the lease is gone. True when it had to join."""
         if self.lease is not None:
-            reply = self._client.post('/lease/keepalive', {'ID': self.lease}).get('result', {})
-            if int(reply.get('TTL', 0)) > 0:
-                term = int(reply['header']['raft_term'])
+            term = kept_alive(self._client.post(*keepalive_request(self.lease)))
+            if term is not None:
                 if term != self.term:
                     self._put(term)
                 return False
-        granted = self._client.post('/lease/grant', {'TTL': self.backend.membership_timeout,
-                                                     'ID': 0})
+        granted = self._client.post(*grant_request(self.backend.membership_timeout))
         self.lease = int(granted['ID'])
         self._put(int(granted['header']['raft_term']))
         return True
 
     def _put(self, term):
-        self._client.post('/kv/put', {'key': etcd_client.b64(self.key),
-                                      'value': etcd_client.b64(json.dumps({'term': term})),
-                                      'lease': self.lease})
+        self._client.post(*put_request(self.key, self.lease, term))
         self.term = term
 
 
