@@ -96,11 +96,15 @@ class Members:
     def up(self, hosts):
         """The hosts among ``hosts`` whose key Redis holds; raises
         ServiceGroupUnavailable."""
-        return set(self.heartbeats(hosts))
+        return set(self._beats(hosts))
 
     def heartbeats(self, hosts):
         """{host: its last heartbeat (UTC, on Redis's clock)} of the hosts
         among ``hosts`` that Redis holds; raises ServiceGroupUnavailable."""
+        return {host: _utc(beat) for host, beat in self._beats(hosts).items()}
+
+    def _beats(self, hosts):
+        """{host: Redis's TIME of its last heartbeat, as stored}."""
         hosts = list(hosts)
         try:
             pipe = client(self.backend).pipeline(transaction=False)
@@ -119,7 +123,7 @@ class Members:
                 raise exception.ServiceGroupUnavailable(
                     'liveness backend %s restarted empty less than a heartbeat ago'
                     % self.backend)
-        return {host: _utc(beat) for host, beat in zip(hosts, beats) if beat is not None}
+        return {host: beat for host, beat in zip(hosts, beats) if beat is not None}
 
 
 def _utc(text):
