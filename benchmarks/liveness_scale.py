@@ -7,9 +7,10 @@ run's own, with load processes that really offer the heartbeats.
 For each backend:
 
 1. hosts_up cost: 100, 1,000 and then --hosts members alive; the median of
-   21 calls of LeaseDriver.hosts_up for a page of up to 1,000 of them
-   (and, as "under load", the median of the reads during step 2: the
-   liveness part of a detail?limit=1000 page while the cloud beats).
+   21 calls of LeaseDriver.hosts_up for a page of 1,000 hosts (at 100,
+   900 of them are not members); and, as "under load", the median of the
+   reads during step 2: the liveness part of a detail?limit=1000 page
+   while the cloud beats.
 2. Load: --hosts simulated hosts beating (Redis every 1 s, etcd every 5 s)
    from --processes processes for --seconds: Redis pipelines each second's
    EVALSHAs of a process in one round trip, etcd sends each process's
@@ -202,7 +203,8 @@ def _collect(workers, done):
 
 # ------------------------------------------------------------------ phases
 
-def _median_read(driver, hosts):
+def _median_read(driver, hosts, alive):
+    """A page of PAGE hosts, the first ``alive`` of them members."""
     page = _rows(hosts[:PAGE])
     driver.hosts_up(page)
     timings = []
@@ -210,8 +212,8 @@ def _median_read(driver, hosts):
         started = time.perf_counter()
         answer = driver.hosts_up(page)
         timings.append(time.perf_counter() - started)
-        if answer != set(page):
-            raise RuntimeError('%d of %d hosts up' % (len(answer), len(page)))
+        if answer != set(hosts[:min(alive, PAGE)]):
+            raise RuntimeError('%d of %d hosts up' % (len(answer), min(alive, PAGE)))
     return statistics.median(timings) * 1000
 
 
@@ -241,7 +243,7 @@ def run_backend(kind, server, total, processes, seconds):
                              time.time() + 1))
         joined = size
         _wait_all_up(driver, hosts[:size])
-        figures['hosts_up_ms'][str(size)] = _median_read(driver, hosts[:size])
+        figures['hosts_up_ms'][str(size)] = _median_read(driver, hosts, size)
     for workers, _ in phases:
         for worker in workers:
             worker.terminate()
@@ -266,6 +268,7 @@ def _load(kind, server, driver, hosts, processes, seconds):
     stop_at = {host: time.monotonic() + 2 * interval + index * seconds / 2 / VICTIMS
                for index, host in enumerate(victims)}
     before_ops = server.operations()
+    before_by_kind = server.operations_by_kind()
     false_unknown = reads = victim_beats = 0
     read_ms = []
     seen_down = {}
@@ -298,6 +301,9 @@ def _load(kind, server, driver, hosts, processes, seconds):
                     seen_down[host] = now - last_beat[host]
         time.sleep(0.2)
     ops = server.operations() - before_ops
+    by_kind = {name: count - before_by_kind.get(name, 0)
+               for name, count in server.operations_by_kind().items()
+               if count != before_by_kind.get(name, 0)}
     beats = _collect(workers, done)
     offered = len(hosts) / interval
     own = server.own_operations(seconds) if kind == 'etcd' else 0
@@ -308,6 +314,7 @@ def _load(kind, server, driver, hosts, processes, seconds):
         'ops_per_beat': (ops - own) / max(beats + victim_beats, 1),
         'false_unknown': false_unknown,
         'reads': reads,
+        'ops_by_kind': by_kind,
         'hosts_up_loaded_ms': statistics.median(read_ms),
         'time_to_truth_p99_s': (truth[min(len(truth) - 1, int(len(truth) * 0.99))]
                                 if truth else None),
@@ -319,8 +326,18 @@ class _RedisServer(liveness_servers.Redis):
     def own_operations(self, seconds):
         return 0
 
+    def operations_by_kind(self):
+        return {name[len('cmdstat_'):]: int(value.split('calls=')[1].split(',')[0])
+                for name, value in self.info('commandstats').items()
+                if name.startswith('cmdstat_')}
+
 
 class _EtcdServer(liveness_servers.Etcd):
+    def operations_by_kind(self):
+        return {name.split('grpc_method="')[1].split('"')[0]: int(value)
+                for name, value in self.metrics().items()
+                if name.startswith('grpc_server_started_total{') and value}
+
     def own_operations(self, seconds):
         # the reader's ticks (every service_down_time / 6) and its watch
         return int(seconds / (DOWN_TIME / 6)) + 1
@@ -355,6 +372,8 @@ def main(argv=None):
             r['beats_offered_per_s'], r['beats_achieved_per_s'], r['ops_per_beat'],
             '%d/%d' % (r['false_unknown'], r['reads']),
             '%.2f s (n=%d)' % (r['time_to_truth_p99_s'] or -1, r['time_to_truth_n'])))
+    for kind, r in results.items():
+        print('%s operations during the load, by kind: %s' % (kind, r['ops_by_kind']))
     print(json.dumps({
         'hosts_up_ms': {kind: {s: round(r['hosts_up_ms'][s], 3) for s in sizes}
                         for kind, r in results.items()},
