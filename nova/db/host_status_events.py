@@ -36,8 +36,9 @@ EVACUATED = 'evacuated'
 # a change of any of these columns is one Nova announces with service.update
 SERVICE_UPDATE_FIELDS = frozenset(('disabled', 'disabled_reason', 'forced_down'))
 # the rows that are a service's transitions (not service.update requests,
-# not one server's move); told apart by reason, which no index covers, so
-# that a planner drives the per-server reads from the servers' hosts
+# not one server's move); told apart by reason, which no index covers: an
+# ``instance_uuid IS NULL`` test made SQLite read the events by that index
+# first and look up the project's servers for each
 TRANSITIONS = events.c.reason.notin_((SERVICE_UPDATE, EVACUATED))
 # what a server's feed shows: its host's transitions and its own moves
 SERVER_EVENTS = events.c.reason != SERVICE_UPDATE
@@ -337,7 +338,9 @@ def _event_servers(*where):
     still_there = events.join(instances, instances.c.host == events.c.host)
     left_later = (migrations.join(events, sa.and_(
         events.c.host == migrations.c.source_compute, _moved_after(events)))
-        .join(instances, instances.c.uuid == migrations.c.instance_uuid))
+        .join(instances, sa.and_(instances.c.uuid == migrations.c.instance_uuid,
+                                 # back on it: still_there's
+                                 instances.c.host != events.c.host)))
     own_moves = events.join(instances, instances.c.uuid == events.c.instance_uuid)
     branches = []
     for joined, conditions in ((still_there, there_then), (left_later, there_then),

@@ -196,6 +196,22 @@ class WatcherTest(testtools.TestCase):
                          [event['reason'] for event in store.service_page(0, 10)])
 
 
+    def test_a_server_evacuated_back_keeps_one_history(self):
+        nova_fixtures.add_service('host-1')
+        nova_fixtures.add_service('host-2')
+        server = nova_fixtures.add_server('vm', host='host-1')
+        watcher = host_status_watcher.Watcher(notifier=notifier(), holder='w')
+        watcher.tick()
+        self._evacuate(server, 'host-2')
+        watcher.tick()
+        self._evacuate(server, 'host-1')
+        watcher.tick()
+        self.assertEqual(
+            [('registered', 'host-1'), ('evacuated', 'host-2'), ('evacuated', 'host-1')],
+            [(event['reason'], event['host'])
+             for event in store.server_page((0, 0), 10, server_id=server)])
+
+
 class ReasonTest(testtools.TestCase):
 
     def test_the_operator_explains_first(self):
