@@ -135,3 +135,23 @@ class InstanceNotReady(Conflict):
 
 class ComputeServiceInUse(Invalid):
     msg_fmt = 'Compute service of %(host)s is still in use.'
+
+
+class ServiceHasMigrationsInProgress(Conflict):
+    msg_fmt = ('Unable to delete compute service that has in-progress migrations. '
+               'Complete the migrations or delete the instances first.')
+
+
+class ForceUpWithDoneEvacuations(Invalid):
+    msg_fmt = ('Unable to force up host %(host)s as `done` evacuation migration records '
+               'remain associated with the host. Ensure the compute service has been '
+               'restarted, allowing these records to move to `completed` before retrying '
+               'this request.')
+
+
+class ForceUpWithOpenEvacuations(Invalid):
+    """Beyond Nova (doc/source/differences.rst): an evacuation away from the
+    host not finished yet keeps it forced down too."""
+    msg_fmt = ('Unable to force up host %(host)s as evacuation migration records that are '
+               'still in progress remain associated with the host. Wait for them to end, '
+               'or reset the state of their servers, before retrying this request.')

@@ -121,8 +121,10 @@ def unlock(context, row):
 
 def reset_state(context, row, state):
     """An admin's override: vm_state ``state`` (active or error), no task.
-    A compute still working on the old task finds its claim gone."""
-    db.instance_update(row['uuid'], vm_state=state, task_state=None)
+    A compute still working on the old task finds its claim gone, and an
+    evacuation not claimed yet ends (its destination spawns nothing); one
+    claimed already goes on, the server being on its destination."""
+    db.instance_reset_state(row['uuid'], state)
 
 
 def evacuate(context, row, host=None, force=None):
@@ -130,12 +132,15 @@ def evacuate(context, row, host=None, force=None):
 
     Refused while the source compute is up (ComputeServiceInUse): only a
     host that is forced down (fenced) or whose heartbeat is stale may lose
-    its servers. The destination is ``host`` as given when ``force`` is
-    not False (below 2.29 a given host is always forced), otherwise one
-    the scheduler finds valid (``host`` must then be one). No valid host:
-    the server goes to ERROR with Nova's fault. Returns the migration
-    uuid."""
-    check_state(row, 'evacuate', EVACUATE_FROM)
+    its servers. Accepted in any task state, as Nova since Zed: an
+    evacuation still open supersedes (its destination spawns nothing, or,
+    once it claimed the server, the server is on it and this evacuates
+    from there). ``host`` is the canonical name of a compute service (see
+    canonical_host). The destination is ``host`` when ``force`` is not
+    False (below 2.29 a given host is always forced), otherwise one the
+    scheduler finds valid (``host`` must then be one). No valid host: the
+    server goes to ERROR with Nova's fault. Returns the migration uuid."""
+    check_state(row, 'evacuate', EVACUATE_FROM, task_states=None)
     source = row['host']
     services = db.service_list(host=source, binary=db.COMPUTE_BINARY)
     if not services:
@@ -148,14 +153,26 @@ def evacuate(context, row, host=None, force=None):
         destination = host
     else:
         destination = scheduler.select_evacuation_host(source, requested=host)
-    migration = evacuations.start(row, EVACUATE_FROM, destination)
+    migration = evacuations.start(row, EVACUATE_FROM, destination,
+                                  source_forced_down=services[0]['forced_down'])
     if migration is None:
         now = compute.get(context, row['uuid'])
-        check_state(now, 'evacuate', EVACUATE_FROM)
-        raise exception.InstanceInvalidState(attr='task_state', state=now['task_state'],
-                                             instance_uuid=row['uuid'], action='evacuate')
+        check_state(now, 'evacuate', EVACUATE_FROM, task_states=None)
+        if now['host'] != source:
+            raise exception.InstanceInvalidState(
+                attr='task_state', state=now['task_state'], instance_uuid=row['uuid'],
+                action='evacuate')
+        raise exception.ComputeServiceInUse(host=source)
     if destination is None:
         db.instance_fault_create(row['uuid'], 500, compute.NO_VALID_HOST,
                                  details='No valid host for the evacuation from %s.' % source)
         LOG.warning('evacuate of %s from %s: no valid host', row['uuid'], source)
     return migration
+
+
+def canonical_host(name):
+    """The compute service's own name for ``name`` (MariaDB's default
+    collation matches host names in any case), or None when no compute
+    service has it."""
+    services = db.service_list(host=name, binary=db.COMPUTE_BINARY)
+    return services[0]['host'] if services else None

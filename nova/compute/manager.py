@@ -9,13 +9,20 @@ processes never both build a server and nothing is lost across restarts.
 Every write names this host as well as the task it ends: a compute that
 was frozen or cut off while its servers were evacuated never writes to
 them again.
+
+Its guests are checked against the database at every poll (a guest whose
+server lives on another host goes) and, after a lapse or every
+running_deleted_instance_poll_interval, also for deleted servers (the
+sweep); a heartbeat after a lapse waits for that sweep (nova/compute/lapse.py).
 """
-import os
 import logging
+import os
 import threading
+import time
 
 from oslo_db import exception as db_exc
 
+from nova.compute import lapse
 import nova.conf
 from nova.db import api as db
 from nova.db import evacuations
@@ -46,13 +53,17 @@ class ComputeManager:
         self.driver = fake.FakeDriver(CONF.compute.fake_spawn_seconds, state_file)
         self.stop_event = threading.Event()
         self.service = None
+        # a beat older than this: the API may have seen this host down
+        self.lapse_guard = lapse.LapseGuard(
+            min(CONF.service_down_time / 2.0, 2.0 * CONF.report_interval))
+        self._periodic_sweep_at = time.monotonic()
 
     def start(self):
         self.service = self._register()
-        self._destroy_evacuated_instances()
         self._resume_interrupted_builds()
         self._heartbeat_thread = threading.Thread(
-            target=servicegroup.API().join, args=(self.service, self.stop_event),
+            target=servicegroup.API().join,
+            args=(self.service, self.stop_event, self.lapse_guard),
             name='heartbeat', daemon=True)
         self._heartbeat_thread.start()
         LOG.info('nova-compute on host %s started (service id %s)', self.host,
@@ -69,13 +80,11 @@ class ComputeManager:
 
     def _resume_interrupted_builds(self):
         # A build claimed by a previous run of this host that died mid-spawn.
+        # (An evacuation it claimed is still pre-migrating to this host: the
+        # poll finishes it.)
         for item in db.instances_for_compute(self.host, ('spawning',)):
             db.instance_update(item['uuid'], expected_task_state=('spawning',),
                                expected_host=self.host, task_state='scheduling')
-        # An evacuation claimed by a previous run that died mid-rebuild:
-        # claimable again, so this run rebuilds it.
-        for migration in evacuations.to_run_on(self.host, ('pre-migrating',)):
-            evacuations.release(migration)
 
     def run(self):
         """Poll for work until stop() is called."""
@@ -90,9 +99,18 @@ class ComputeManager:
             self.stop_event.wait(CONF.compute.work_poll_interval)
 
     def poll_once(self):
+        started = time.monotonic()
+        if self._forced_down():
+            self.lapse_guard.lapse()
+            started = time.monotonic()
+        sweep = self.lapse_guard.sweep_needed() or self._periodic_sweep_due(started)
         moves = evacuations.of_host(self.host)
-        self._destroy_evacuated_instances(
-            [m for m in moves if m['source_compute'] == self.host])
+        self._reconcile_guests(sweep)
+        for migration in moves:
+            if migration['source_compute'] == self.host:
+                evacuations.complete(migration)
+        if sweep:
+            self.lapse_guard.swept(started)
         for item in db.instances_for_compute(self.host, WORK_TASK_STATES):
             if self.stop_event.is_set():
                 return
@@ -108,6 +126,17 @@ class ComputeManager:
                 return
             if migration['dest_compute'] == self.host:
                 self._rebuild_evacuated(migration)
+
+    def _forced_down(self):
+        services = db.service_list(host=self.host, binary=db.COMPUTE_BINARY)
+        return bool(services) and services[0]['forced_down']
+
+    def _periodic_sweep_due(self, now):
+        interval = CONF.running_deleted_instance_poll_interval
+        if interval <= 0 or now - self._periodic_sweep_at < interval:
+            return False
+        self._periodic_sweep_at = now
+        return True
 
     def _update(self, uuid, expected_task_state, **values):
         return db.instance_update(uuid, expected_task_state=expected_task_state,
@@ -133,7 +162,9 @@ class ComputeManager:
     def _power_action(self, uuid, task):
         """Carry out the power task the API set; the UPDATE that ends it
         holds only while the task (and this host) are still the server's:
-        an admin's reset-state or an evacuation in between wins."""
+        an admin's reset-state or an evacuation in between wins (a guest
+        this re-created for a server that left meanwhile goes at the next
+        poll)."""
         do, vm_state = POWER_TASKS[task]
         power_state = do(self.driver, uuid)
         if self._update(uuid, (task,), vm_state=vm_state, task_state=None,
@@ -142,18 +173,21 @@ class ComputeManager:
 
     def _rebuild_evacuated(self, migration):
         """Rebuild a server evacuated to this host (Nova's rebuild with
-        recreate): claimed accepted -> pre-migrating, spawned here, then
-        moved here in one UPDATE that also ends its rebuilding. Its former
-        vm_state is kept (error becomes active); a stopped one comes up and
-        is powered off again, as Nova does, through this host's own stop."""
-        if not evacuations.claim(migration):
-            return
+        recreate): the server is moved here as the migration is claimed,
+        before anything spawns (a claim that loses spawns nothing); then
+        spawned, and the migration done while it is still this server's
+        open one. Its former vm_state is kept (error becomes active); a
+        stopped one comes up and is powered off again, as Nova does,
+        through this host's own stop. One claimed by an earlier run of
+        this host (pre-migrating) is spawned again."""
         uuid = migration['instance_uuid']
+        if migration['status'] == 'accepted' and not evacuations.claim(migration, self.host):
+            LOG.warning('evacuation of %s from %s skipped: superseded, reset or deleted',
+                        uuid, migration['source_compute'])
+            return
         power_state = self.driver.spawn(uuid, self.stop_event)
         if self.stop_event.is_set():
-            self.driver.destroy(uuid)
-            evacuations.release(migration)
-            return
+            return      # still pre-migrating to this host: the next run finishes it
         stopped = migration['old_vm_state'] == 'stopped'
         if evacuations.finish(migration, self.host, vm_state='active',
                               task_state='powering-off' if stopped else None,
@@ -161,20 +195,45 @@ class ComputeManager:
             LOG.info('rebuilt %s, evacuated from %s', uuid, migration['source_compute'])
         else:
             self.driver.destroy(uuid)
-            LOG.warning('evacuation of %s from %s failed: the server changed meanwhile',
+            LOG.warning('evacuation of %s from %s ended meanwhile: copy destroyed',
                         uuid, migration['source_compute'])
 
-    def _destroy_evacuated_instances(self, migrations=None):
-        """Never run a server that was evacuated away (Nova's
-        _destroy_evacuated_instances, at every poll rather than only at
-        start: a compute that was frozen and thawed must stop it too)."""
-        if migrations is None:
-            migrations = evacuations.evacuated_from(self.host)
-        for migration in migrations:
-            if self.driver.destroy(migration['instance_uuid']):
-                LOG.warning('destroyed %s here: it was evacuated to %s',
-                            migration['instance_uuid'], migration['dest_compute'])
-            evacuations.complete(migration)
+    def _reconcile_guests(self, sweep):
+        """Destroy the guests whose server lives on another host; with
+        ``sweep``, act on those of deleted servers too (Nova's
+        running_deleted_instance_action)."""
+        guests = self.driver.uuids()
+        rows = db.guests_rows(self.host, guests)
+        for uuid in guests:
+            row = rows.get(uuid)
+            if row is None or row['deleted']:
+                if sweep:
+                    self._running_deleted(uuid, row)
+            elif row['host'] != self.host:
+                self._running_elsewhere(uuid, row)
+
+    def _running_deleted(self, uuid, row):
+        timeout = CONF.running_deleted_instance_timeout
+        if row is not None and timeout > 0 and (row['deleted_for'] or 0) < timeout:
+            return
+        action = CONF.running_deleted_instance_action
+        if action == 'reap':
+            self.driver.destroy(uuid)
+            LOG.warning('destroyed %s here: the server is deleted', uuid)
+        elif action == 'shutdown':
+            self.driver.power_off(uuid)
+            LOG.warning('powered %s off here: the server is deleted', uuid)
+        elif action == 'log':
+            LOG.warning('%s runs here although the server is deleted', uuid)
+
+    def _running_elsewhere(self, uuid, row):
+        action = ('reap' if row['left_here']
+                  else CONF.compute.running_elsewhere_instance_action)
+        if action == 'reap':
+            self.driver.destroy(uuid)
+            LOG.warning('destroyed %s here: the server is on %s', uuid, row['host'])
+        elif action == 'log':
+            LOG.warning('%s runs here although the server is on %s', uuid, row['host'])
 
     def stop(self):
         self.stop_event.set()

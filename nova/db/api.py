@@ -10,11 +10,13 @@ from oslo_db import exception as db_exc
 import nova.conf
 from nova import exception
 from nova.db import engine
+from nova.db import evacuations
 from nova.db import host_status_events as events
 from nova.db import liveness
-from nova.db.dbtime import db_now
+from nova.db.dbtime import db_now, seconds_since
 from nova.db.models import COMPUTE_BINARY  # noqa: F401 (db.COMPUTE_BINARY for callers)
-from nova.db.models import flavors, instance_faults, instance_tags, instances, services
+from nova.db.models import flavors, instance_faults, instance_tags, instances, migrations
+from nova.db.models import services
 
 CONF = nova.conf.CONF
 
@@ -100,9 +102,21 @@ def service_update(host, binary, **values):
             .where(services.c.host == host, services.c.binary == binary,
                    services.c.deleted == 0)
             .values(updated_at=db_now(), **values)).rowcount
+        if changed and values.get('forced_down') is False and binary == COMPUTE_BINARY:
+            _refuse_force_up(conn, host)
         if changed and events.SERVICE_UPDATE_FIELDS.intersection(values):
             events.request_service_update(conn, host, binary)
         return changed
+
+
+def _refuse_force_up(conn, host):
+    """Checked after the UPDATE that unforces, in its transaction: an
+    evacuation asked before waits for it or is seen here (raising rolls the
+    unforce back)."""
+    if evacuations.unsettled_from(conn, host, ('done',)):
+        raise exception.ForceUpWithDoneEvacuations(host=host)
+    if evacuations.unsettled_from(conn, host, evacuations.OPEN):
+        raise exception.ForceUpWithOpenEvacuations(host=host)
 
 
 def service_get(service_id=None, uuid=None):
@@ -127,11 +141,15 @@ def service_destroy(service_id):
                                       instances.c.deleted == 0)
     live = sa.and_(services.c.id == service_id, services.c.deleted == 0)
     with engine.writer() as conn:
+        host = conn.scalar(sa.select(services.c.host).where(
+            live, services.c.binary == COMPUTE_BINARY))
         deleted = conn.execute(
             sa.update(services)
             .where(live, sa.not_(sa.and_(services.c.binary == COMPUTE_BINARY, hosts_servers)))
             .values(deleted=services.c.id, deleted_at=db_now(), updated_at=db_now())).rowcount
         if deleted:
+            if host is not None and evacuations.open_involving(conn, host):
+                raise exception.ServiceHasMigrationsInProgress()
             return True
         # not deleted: gone already, or refused (read after the write, which
         # holds the lock: SQLite cannot upgrade a read to a write)
@@ -526,6 +544,16 @@ def instance_update(uuid, expected_task_state=(), expected_vm_state=(), expected
         return conn.execute(query).rowcount == 1
 
 
+def instance_reset_state(uuid, vm_state):
+    """An admin's reset: ``vm_state``, no task, and the server's evacuation
+    not claimed yet ended, in one transaction."""
+    with engine.writer() as conn:
+        conn.execute(sa.update(instances)
+                     .where(instances.c.uuid == uuid, instances.c.deleted == 0)
+                     .values(vm_state=vm_state, task_state=None, updated_at=db_now()))
+        evacuations.end_open(conn, uuid, ('accepted',))
+
+
 def instance_destroy(uuid, expected_host=None):
     """Soft-delete a server (only while on ``expected_host`` if given);
     returns True if it was live."""
@@ -540,6 +568,9 @@ def instance_destroy(uuid, expected_host=None):
                     power_state=0, tags=None))
         # as Nova: a deleted server keeps no tags
         conn.execute(sa.delete(instance_tags).where(instance_tags.c.resource_id == uuid))
+        if result.rowcount == 1:
+            # its destination spawns nothing, or destroys what it spawned
+            evacuations.end_open(conn, uuid)
         return result.rowcount == 1
 
 
@@ -558,6 +589,26 @@ def instances_for_compute(host, task_states=('scheduling', 'deleting')):
             .where(instances.c.host == host, instances.c.deleted == 0,
                    instances.c.task_state.in_(task_states))
         ).mappings().all()
+
+
+def guests_rows(host, uuids):
+    """What the database says of the servers whose guests ``host``'s
+    hypervisor runs: {uuid: row} with ``host``, ``deleted``,
+    ``deleted_for`` (seconds since it was deleted, on the database's clock)
+    and ``left_here`` (an evacuation away from ``host`` moved it once); a
+    uuid with no row at all is absent."""
+    if not uuids:
+        return {}
+    left_here = sa.exists().where(migrations.c.instance_uuid == instances.c.uuid,
+                                  migrations.c.source_compute == host,
+                                  migrations.c.migration_type == evacuations.EVACUATION)
+    with engine.reader() as conn:
+        rows = conn.execute(
+            sa.select(instances.c.uuid, instances.c.host, instances.c.deleted,
+                      seconds_since(instances.c.deleted_at).label('deleted_for'),
+                      left_here.label('left_here'))
+            .where(instances.c.uuid.in_(sorted(uuids)))).mappings().all()
+    return {row['uuid']: row for row in rows}
 
 
 def instance_counts_by_host(conn, hosts):

@@ -1,11 +1,16 @@
 """Evacuations in the migrations table: the destination compute's work
 and the source compute's tombstone (as Nova's migration records).
 
-Statuses, as Nova's: ``accepted`` (asked; the server is ``rebuilding``)
--> ``pre-migrating`` (the destination claimed it) -> ``done`` (the server
-runs there) -> ``completed`` (the source, back, destroyed its copy);
-``error`` (no valid host) and ``failed`` (the destination could not
-finish) end one that never moved the server.
+Statuses, as Nova's: ``accepted`` (asked; the server is ``rebuilding``,
+still on its source) -> ``pre-migrating`` (the destination claimed it and
+the server moved there, before anything spawned) -> ``done`` (it runs
+there) -> ``completed`` (the source, back, destroyed its copy). ``error``
+(no valid host) and ``failed`` (superseded by a newer evacuation, reset,
+deleted, or refused at the claim) end one without a finished move.
+
+At most one evacuation of a server is open (accepted or pre-migrating):
+``open_instance_uuid`` holds the server's uuid while it is, under a unique
+constraint, and every write that ends one clears it (``_end``).
 """
 import uuid as uuidlib
 
@@ -13,117 +18,162 @@ import sqlalchemy as sa
 
 from nova.db import engine
 from nova.db.dbtime import db_now
-from nova.db.models import instances, migrations
+from nova.db.models import COMPUTE_BINARY, instances, migrations, services
 
 EVACUATION = 'evacuation'
 REBUILDING = 'rebuilding'
-# what a source compute that comes back must no longer run
-SOURCE_MUST_DESTROY = ('accepted', 'pre-migrating', 'done')
+OPEN = ('accepted', 'pre-migrating')
 # the server runs on the destination: it moved
 MOVED = ('done', 'completed')
+# what unforcing the source must wait for: a move not finished, or a copy
+# the source has not destroyed yet
+UNSETTLED = OPEN + ('done',)
 
 
-def start(row, allowed_vm_states, dest_host):
-    """Claim the server ``row`` for an evacuation and record it, in one
-    transaction: task_state None -> rebuilding (vm_state one of
-    ``allowed_vm_states``, still on its host), migration ``accepted`` to
-    ``dest_host``. With no ``dest_host`` (no valid host) the server goes
-    to ERROR instead and the migration is ``error``, as Nova's conductor
-    leaves them. Returns the migration's uuid, or None when the server
-    changed since it was read."""
+def start(row, allowed_vm_states, dest_host, source_forced_down=False):
+    """Record an evacuation of the server ``row`` from its host, in one
+    transaction: the server ``rebuilding`` (vm_state one of
+    ``allowed_vm_states``, still on the host it was read on), an open
+    evacuation of it superseded (ended ``failed``: its destination spawns
+    nothing), a migration ``accepted`` to ``dest_host``. With no
+    ``dest_host`` (no valid host) the server goes to ERROR instead and the
+    migration is ``error``, as Nova's conductor leaves them.
+
+    ``source_forced_down``: the source was judged down because it is
+    forced down, so it must still be, under the same lock (an unforce in
+    between loses, or waits and sees this evacuation).
+
+    Returns the migration's uuid, or None when the server or the source
+    changed since they were read."""
     values = ({'task_state': REBUILDING} if dest_host
               else {'vm_state': 'error', 'task_state': None})
     migration_uuid = str(uuidlib.uuid4())
     with engine.writer() as conn:
+        if source_forced_down and conn.execute(
+                sa.update(services)
+                .where(services.c.host == row['host'], services.c.binary == COMPUTE_BINARY,
+                       services.c.deleted == 0, services.c.forced_down == sa.true())
+                .values(forced_down=True)).rowcount != 1:
+            return None
         claimed = conn.execute(
             sa.update(instances)
             .where(instances.c.uuid == row['uuid'], instances.c.deleted == 0,
-                   instances.c.host == row['host'], instances.c.task_state.is_(None),
+                   instances.c.host == row['host'],
                    instances.c.vm_state.in_(allowed_vm_states))
             .values(updated_at=db_now(), **values)).rowcount
         if claimed != 1:
             return None
+        end_open(conn, row['uuid'])
         conn.execute(sa.insert(migrations).values(
             uuid=migration_uuid, instance_uuid=row['uuid'], migration_type=EVACUATION,
             source_compute=row['host'], source_node=row['node'], dest_compute=dest_host,
-            dest_node=dest_host, status='accepted' if dest_host else 'error',
+            status='accepted' if dest_host else 'error',
+            open_instance_uuid=row['uuid'] if dest_host else None,
             old_vm_state=row['vm_state'], created_at=db_now(), updated_at=db_now(),
             deleted=0))
     return migration_uuid
 
 
-def _set_status(conn, migration_id, expected, status):
+def end_open(conn, instance_uuid, statuses=OPEN):
+    """End the server's open evacuation (in ``statuses``) as ``failed``, in
+    the caller's transaction: superseded, reset or deleted."""
+    conn.execute(
+        sa.update(migrations)
+        .where(migrations.c.open_instance_uuid == instance_uuid,
+               migrations.c.status.in_(statuses))
+        .values(status='failed', open_instance_uuid=None, updated_at=db_now()))
+
+
+def _end(conn, migration_id, expected, status):
     return conn.execute(
         sa.update(migrations)
         .where(migrations.c.id == migration_id, migrations.c.status.in_(expected))
-        .values(status=status, updated_at=db_now())).rowcount == 1
+        .values(status=status, updated_at=db_now(),
+                open_instance_uuid=migrations.c.open_instance_uuid if status in OPEN
+                else None)).rowcount == 1
 
 
-def to_run_on(host, statuses=('accepted',)):
-    """Evacuations to ``host`` in one of ``statuses`` (by default: not
-    claimed yet)."""
-    with engine.reader() as conn:
-        return conn.execute(
-            sa.select(migrations).where(
-                migrations.c.dest_compute == host, migrations.c.status.in_(statuses),
-                migrations.c.migration_type == EVACUATION)
-            .order_by(migrations.c.id)).mappings().all()
-
-
-def claim(migration):
-    """accepted -> pre-migrating; False when another run took it."""
+def claim(migration, host):
+    """The destination ``host`` takes the server before it spawns anything,
+    in one transaction: the migration accepted -> pre-migrating, and the
+    server moved here from the source it was evacuated from (still
+    rebuilding, on that source, not deleted). True when it did; otherwise
+    the migration is no longer open (superseded, reset, deleted: ended
+    ``failed`` if it still was) and nothing must spawn."""
     with engine.writer() as conn:
-        return _set_status(conn, migration['id'], ('accepted',), 'pre-migrating')
-
-
-def release(migration):
-    """pre-migrating -> accepted: a destination stopping mid-rebuild gives
-    the evacuation back for its next start."""
-    with engine.writer() as conn:
-        return _set_status(conn, migration['id'], ('pre-migrating',), 'accepted')
-
-
-def finish(migration, host, **values):
-    """The server runs on ``host`` now: it moves there (host, node and
-    ``values`` set while it is still rebuilding on the source) and the
-    migration is ``done``, in one transaction. When the server changed
-    meanwhile (reset, deleted) nothing moves, the migration is ``failed``
-    and False is returned."""
-    with engine.writer() as conn:
+        if conn.execute(
+                sa.update(migrations)
+                .where(migrations.c.id == migration['id'],
+                       migrations.c.status == 'accepted')
+                .values(status='pre-migrating', dest_node=host,
+                        updated_at=db_now())).rowcount != 1:
+            return False
         moved = conn.execute(
             sa.update(instances)
             .where(instances.c.uuid == migration['instance_uuid'], instances.c.deleted == 0,
                    instances.c.host == migration['source_compute'],
                    instances.c.task_state == REBUILDING)
-            .values(host=host, node=host, updated_at=db_now(), **values)).rowcount == 1
-        _set_status(conn, migration['id'], ('pre-migrating',), 'done' if moved else 'failed')
+            .values(host=host, node=host, updated_at=db_now())).rowcount == 1
+        if not moved:
+            _end(conn, migration['id'], ('pre-migrating',), 'failed')
     return moved
 
 
-def evacuated_from(host):
-    """Evacuations away from ``host`` whose copy there must not run."""
-    return [m for m in of_host(host) if m['source_compute'] == host]
+def finish(migration, host, **values):
+    """The server runs on ``host``: ``values`` set and the migration
+    ``done``, in one transaction, while this migration is still the
+    server's open one and the server is still here. Otherwise (superseded,
+    deleted) nothing changes and False is returned: the copy here must go."""
+    with engine.writer() as conn:
+        if not _end(conn, migration['id'], ('pre-migrating',), 'done'):
+            return False
+        moved = conn.execute(
+            sa.update(instances)
+            .where(instances.c.uuid == migration['instance_uuid'],
+                   instances.c.deleted == 0, instances.c.host == host)
+            .values(updated_at=db_now(), **values)).rowcount == 1
+        if not moved:
+            _end(conn, migration['id'], ('done',), 'failed')
+    return moved
 
 
 def of_host(host):
     """In one statement, what a compute's work poll needs: the evacuations
-    away from ``host`` whose copy there must not run, and those to it not
-    claimed yet (tell them apart by source_compute / dest_compute)."""
+    to ``host`` still open (accepted: to claim; pre-migrating: claimed by a
+    run of this host that stopped before it finished), and those away from
+    it that are ``done`` (to be marked completed once its copy is gone).
+    Tell them apart by source_compute / dest_compute."""
     with engine.reader() as conn:
         return conn.execute(
             sa.select(migrations).where(
                 migrations.c.migration_type == EVACUATION,
                 sa.or_(sa.and_(migrations.c.source_compute == host,
-                               migrations.c.status.in_(SOURCE_MUST_DESTROY)),
+                               migrations.c.status == 'done'),
                        sa.and_(migrations.c.dest_compute == host,
-                               migrations.c.status == 'accepted')))
+                               migrations.c.status.in_(OPEN))))
             .order_by(migrations.c.id)).mappings().all()
 
 
 def complete(migration):
-    """done -> completed: the source destroyed its copy."""
+    """done -> completed: the source has no copy left."""
     with engine.writer() as conn:
-        return _set_status(conn, migration['id'], ('done',), 'completed')
+        return _end(conn, migration['id'], ('done',), 'completed')
+
+
+def unsettled_from(conn, host, statuses=UNSETTLED):
+    """Whether an evacuation away from ``host`` is in one of ``statuses``."""
+    return conn.scalar(sa.select(sa.exists().where(
+        migrations.c.migration_type == EVACUATION, migrations.c.source_compute == host,
+        migrations.c.status.in_(statuses)))) or False
+
+
+def open_involving(conn, host):
+    """Whether an evacuation to or from ``host`` is still open (claimed or
+    not: an unclaimed one names its destination in dest_compute only)."""
+    return conn.scalar(sa.select(sa.exists().where(
+        migrations.c.migration_type == EVACUATION, migrations.c.status.in_(OPEN),
+        sa.or_(migrations.c.source_compute == host,
+               migrations.c.dest_compute == host)))) or False
 
 
 def for_instance(uuid):

@@ -153,6 +153,8 @@ class Migration(_Timestamps, Base):
     __tablename__ = 'migrations'
     __table_args__ = (
         sa.UniqueConstraint('uuid', name='uniq_migrations0uuid'),
+        # at most one open evacuation per server, whoever asks
+        sa.UniqueConstraint('open_instance_uuid', name='uniq_migrations0open_instance_uuid'),
         # the source's clean-up and the destination's work poll
         sa.Index('migrations_source_status_idx', 'source_compute', 'status'),
         sa.Index('migrations_dest_status_idx', 'dest_compute', 'status'),
@@ -175,6 +177,10 @@ class Migration(_Timestamps, Base):
     # the host_status event that announced this move to the server (0: a
     # move from before such events; NULL: not announced yet)
     host_status_event_id = sa.Column(sa.Integer, nullable=True)
+    # the server's uuid while this evacuation is open (accepted or
+    # pre-migrating), NULL once it ended: unique, so a second open one for
+    # the same server cannot be written
+    open_instance_uuid = sa.Column(sa.String(36), nullable=True)
 
 
 class HostStatusLease(Base):

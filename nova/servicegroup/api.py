@@ -56,7 +56,8 @@ class API:
         """One row (db.service_list); the same rule, the same exception."""
         return service['host'] in self.hosts_up({service['host']: service})
 
-    def join(self, service, stop_event):
+    def join(self, service, stop_event, guard=None):
         """Heartbeat for ``service`` (the row db.service_register returns)
-        until stop_event is set (blocking)."""
-        self._driver.heartbeat_loop(service, CONF.report_interval, stop_event)
+        until stop_event is set (blocking); each beat only when ``guard``
+        (nova.compute.lapse.LapseGuard) allows it."""
+        self._driver.heartbeat_loop(service, CONF.report_interval, stop_event, guard)

@@ -59,6 +59,10 @@ class FakeDriver:
                 self._save()
         return existed
 
+    def uuids(self):
+        with self._lock:
+            return list(self.guests)
+
     def has(self, uuid):
         with self._lock:
             return uuid in self.guests

@@ -24,9 +24,11 @@ class DbDriver:
         return None     # the database applies the rule itself (nova/db/liveness.py)
 
     @staticmethod
-    def heartbeat_loop(service, interval, stop_event):
+    def heartbeat_loop(service, interval, stop_event, guard=None):
         lost = gone = False
         while not stop_event.is_set():
+            if guard is not None and not guard.may_beat(interval):
+                continue
             try:
                 if not db.service_heartbeat(service['id']):
                     # an operator deleted the record (DELETE /os-services/{id});
@@ -39,6 +41,8 @@ class DbDriver:
                 elif lost:
                     LOG.info('heartbeat recovered')
                 lost = False
+                if guard is not None:
+                    guard.beaten()
             except (db_exc.DBError, Exception) as exc:  # the DB may be away; keep trying
                 if not lost:
                     LOG.error('heartbeat failed: %s', exc)

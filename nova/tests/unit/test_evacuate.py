@@ -103,17 +103,18 @@ class EvacuateTest(nova_fixtures.APITestCase):
         self.assertFalse(source.driver.has(uuid))
         self.assertEqual('completed', evacuations.for_instance(uuid)[0]['status'])
 
-    def test_a_source_restarting_before_the_rebuild_does_not_run_the_server(self):
+    def test_a_source_restarting_before_the_claim_keeps_its_copy_until_the_server_moves(self):
         uuid = self._server()
         self._evacuate(uuid)
-        source = manager.ComputeManager('h-src')
-        source.driver.guests[uuid] = 1
-        source._destroy_evacuated_instances()      # what start() does first
-        self.assertFalse(source.driver.has(uuid))
-        # not completed: the destination has not run it yet
+        source = self._poll('h-src', guests=[uuid])     # a restart's first poll
+        # the server is still here: its only copy stays (the host is fenced)
+        self.assertTrue(source.driver.has(uuid))
         self.assertEqual('accepted', evacuations.for_instance(uuid)[0]['status'])
         self._poll('h-dst')
         self.assertEqual('h-dst', self._row(uuid)['host'])
+        source.poll_once()
+        self.assertFalse(source.driver.has(uuid))
+        self.assertEqual('completed', evacuations.for_instance(uuid)[0]['status'])
 
     def test_a_reset_during_the_rebuild_keeps_the_server_where_it_was(self):
         uuid = self._server()
@@ -193,8 +194,9 @@ def _states(row):
 
 
 class WorkPollCostTest(nova_fixtures.APITestCase):
-    """A compute's work poll reads its servers' tasks and its evacuations
-    (both ways) in two statements, however many servers and evacuations."""
+    """A compute's work poll reads its service, its evacuations (both
+    ways), its guests' servers and its servers' tasks: four statements
+    however many servers, guests and evacuations (three with no guest)."""
 
     def _statements_of_a_poll(self, compute):
         seen = []
@@ -210,19 +212,25 @@ class WorkPollCostTest(nova_fixtures.APITestCase):
             sa.event.remove(engine_, 'before_cursor_execute', count)
         return len(seen)
 
-    def test_an_idle_poll_reads_twice(self):
+    def test_an_idle_poll_reads_four_times(self):
         nova_fixtures.add_service('h1')
         nova_fixtures.add_service('h2', forced_down=True)
+        gone = []
         for i in range(5):
             nova_fixtures.add_server('vm%d' % i, host='h1')
             uuid = nova_fixtures.add_server('gone%d' % i, host='h2', launched_at=db_now())
+            gone.append(uuid)
             self.api.request('POST', '/v2.1/servers/%s/action' % uuid,
                              body={'evacuate': {}}, version='2.16')
         source = manager.ComputeManager('h2')
-        self.assertEqual(2, self._statements_of_a_poll(source))
+        self.assertEqual(3, self._statements_of_a_poll(source))
+        source.driver.guests.update({uuid: 1 for uuid in gone})
+        self.assertEqual(4, self._statements_of_a_poll(source))
         destination = manager.ComputeManager('h1')
         destination.driver.spawn_seconds = 0
         # rebuilding five evacuated servers reads nothing more
-        self.assertEqual(2, self._statements_of_a_poll(destination))
+        self.assertEqual(3, self._statements_of_a_poll(destination))
         self.assertEqual(5, len(destination.driver.guests))
-        self.assertEqual(2, self._statements_of_a_poll(source))
+        self.assertEqual(4, self._statements_of_a_poll(destination))
+        self.assertEqual(4, self._statements_of_a_poll(source))
+        self.assertEqual({}, source.driver.guests)

@@ -14,7 +14,6 @@ from nova.api.openstack import validation
 from nova.api.openstack.compute.schemas import server_actions as schema
 from nova.compute import actions
 from nova.compute import api as compute
-from nova.db import api as db
 from nova.policies import server_actions as ap
 from nova.policies import servers as sp
 from nova import policy
@@ -125,8 +124,10 @@ class ServerActionsController:
                 raise faults.BadRequest("admin password can't be changed on existing disk")
             password = body.get('adminPass') or (
                 None if on_shared_storage else compute.admin_password())
-        if host is not None and not db.service_list(host=host, binary=db.COMPUTE_BINARY):
-            raise faults.NotFound('Compute host %s not found.' % host)
+        if host is not None:
+            given, host = host, actions.canonical_host(host)
+            if host is None:
+                raise faults.NotFound('Compute host %s not found.' % given)
         if row['host'] == host:
             raise faults.BadRequest("The target host can't be the same one.")
         actions.evacuate(req.context, row, host, force)

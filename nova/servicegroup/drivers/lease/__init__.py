@@ -60,12 +60,15 @@ class LeaseDriver:
         are up, as the backend recorded it."""
         return self._members.heartbeats(services)
 
-    def heartbeat_loop(self, service, interval, stop_event):
+    def heartbeat_loop(self, service, interval, stop_event, guard=None):
         module = etcd_members if self.backend.kind == 'etcd' else redis_members
         membership = module.Membership(self.backend, service['host'])
         failing = False
         next_beat = time.monotonic()
         while not stop_event.is_set():
+            if guard is not None and not guard.may_beat(interval):
+                next_beat = time.monotonic()
+                continue
             if CONF.servicegroup.tooz_also_db_heartbeat:
                 self._db_heartbeat(service)
             try:
@@ -74,6 +77,8 @@ class LeaseDriver:
                 if failing:
                     LOG.info('heartbeats reach %s again', self.backend)
                 failing = False
+                if guard is not None:
+                    guard.beaten()
             except Exception as exc:  # the backend may be away; keep trying
                 if not failing:
                     LOG.error('heartbeat to %s failed (retrying every %s s): %s',
