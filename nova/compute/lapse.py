@@ -23,6 +23,7 @@ class LapseGuard:
         self._last_beat = None
         self._lapsed_at = time.monotonic()      # a start is a lapse
         self._swept_at = None
+        self._gap_after = None
 
     def lapse(self):
         """The compute may have been seen down from now on."""
@@ -49,7 +50,9 @@ class LapseGuard:
         now = time.monotonic()
         with self._changed:
             gap = self._last_beat is not None and now - self._last_beat > self.max_gap
-            if gap and not self._lapse_pending():
+            # one lapse per gap: the sweep it waits for is not pushed later
+            if gap and self._gap_after != self._last_beat:
+                self._gap_after = self._last_beat
                 self._lapsed_at = now
             return self._changed.wait_for(lambda: not self._lapse_pending(), timeout)
 
