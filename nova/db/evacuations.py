@@ -34,8 +34,8 @@ def start(row, allowed_vm_states, dest_host, source_forced_down=False):
     """Record an evacuation of the server ``row`` from its host, in one
     transaction: the server ``rebuilding`` (vm_state one of
     ``allowed_vm_states``, still on the host it was read on), an open
-    evacuation of it superseded (ended ``failed``: its destination spawns
-    nothing), a migration ``accepted`` to ``dest_host``. With no
+    evacuation of it superseded (ended ``failed``, or ``done`` once claimed:
+    its destination spawns nothing or destroys its copy), a migration ``accepted`` to ``dest_host``. With no
     ``dest_host`` (no valid host) the server goes to ERROR instead and the
     migration is ``error``, as Nova's conductor leaves them.
 
@@ -63,7 +63,7 @@ def start(row, allowed_vm_states, dest_host, source_forced_down=False):
             .values(updated_at=db_now(), **values)).rowcount
         if claimed != 1:
             return None
-        end_open(conn, row['uuid'])
+        end_open(conn, row['uuid'], claimed_ends='done')
         conn.execute(sa.insert(migrations).values(
             uuid=migration_uuid, instance_uuid=row['uuid'], migration_type=EVACUATION,
             source_compute=row['host'], source_node=row['node'], dest_compute=dest_host,
@@ -74,14 +74,19 @@ def start(row, allowed_vm_states, dest_host, source_forced_down=False):
     return migration_uuid
 
 
-def end_open(conn, instance_uuid, statuses=OPEN):
-    """End the server's open evacuation (in ``statuses``) as ``failed``, in
-    the caller's transaction: superseded, reset or deleted."""
-    conn.execute(
-        sa.update(migrations)
-        .where(migrations.c.open_instance_uuid == instance_uuid,
-               migrations.c.status.in_(statuses))
-        .values(status='failed', open_instance_uuid=None, updated_at=db_now()))
+def end_open(conn, instance_uuid, statuses=OPEN, claimed_ends='failed'):
+    """End the server's open evacuation (in ``statuses``), in the caller's
+    transaction: superseded, reset or deleted. One not claimed yet ends
+    ``failed``; a claimed one ends ``claimed_ends``: a newer evacuation
+    makes it ``done``, since it did move the server off its source, whose
+    copy must still go (and keep that source forced down until it has)."""
+    for status, ends in (('accepted', 'failed'), ('pre-migrating', claimed_ends)):
+        if status in statuses:
+            conn.execute(
+                sa.update(migrations)
+                .where(migrations.c.open_instance_uuid == instance_uuid,
+                       migrations.c.status == status)
+                .values(status=ends, open_instance_uuid=None, updated_at=db_now()))
 
 
 def _end(conn, migration_id, expected, status):

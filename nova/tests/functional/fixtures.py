@@ -97,6 +97,8 @@ class AllInOne(fixtures.Fixture):
         self.service_down_time = service_down_time
         self.extra_config = extra_config
         self.api_workers = api_workers
+        # host -> Popen of a nova-compute a test started again after a kill
+        self.restarted_computes = {}
 
     def _setUp(self):
         self.data_dir = self.useFixture(fixtures.TempDir()).path
@@ -255,6 +257,8 @@ class AllInOne(fixtures.Fixture):
     # ------------------------------------------------------------ processes
 
     def compute_process(self, host):
+        if host in self.restarted_computes:
+            return psutil.Process(self.restarted_computes[host].pid)
         for child in psutil.Process(self.process.pid).children(recursive=True):
             cmdline = child.cmdline()
             if 'nova.cmd.compute' in cmdline and host in cmdline:
