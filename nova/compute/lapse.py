@@ -24,6 +24,7 @@ class LapseGuard:
         self._lapsed_at = time.monotonic()      # a start is a lapse
         self._swept_at = None
         self._gap_after = None
+        self._back_at = None
 
     def lapse(self):
         """The compute may have been seen down from now on."""
@@ -34,8 +35,12 @@ class LapseGuard:
         return self._swept_at is None or self._swept_at < self._lapsed_at
 
     def sweep_needed(self):
+        """After a lapse; and once more after the first beat that follows
+        it: until that beat landed the API could still delete locally."""
         with self._changed:
-            return self._lapse_pending()
+            return self._lapse_pending() or (
+                self._back_at is not None
+                and (self._swept_at is None or self._swept_at < self._back_at))
 
     def swept(self, started_at):
         """A sweep that began at ``started_at`` (time.monotonic()) ended."""
@@ -58,4 +63,7 @@ class LapseGuard:
 
     def beaten(self):
         with self._changed:
-            self._last_beat = time.monotonic()
+            now = time.monotonic()
+            if self._last_beat is None or self._gap_after == self._last_beat:
+                self._back_at = now
+            self._last_beat = now

@@ -57,6 +57,7 @@ class ComputeManager:
         self.lapse_guard = lapse.LapseGuard(
             min(CONF.service_down_time / 2.0, 2.0 * CONF.report_interval))
         self._periodic_sweep_at = time.monotonic()
+        self._was_forced_down = False
 
     def start(self):
         self.service = self._register()
@@ -99,10 +100,13 @@ class ComputeManager:
             self.stop_event.wait(CONF.compute.work_poll_interval)
 
     def poll_once(self):
-        started = time.monotonic()
-        if self._forced_down():
+        forced_down = self._forced_down()
+        if forced_down or self._was_forced_down:
+            # while forced down the API deletes locally, up to the moment an
+            # unforce is seen
             self.lapse_guard.lapse()
-            started = time.monotonic()
+        self._was_forced_down = forced_down
+        started = time.monotonic()
         sweep = self.lapse_guard.sweep_needed() or self._periodic_sweep_due(started)
         moves = evacuations.of_host(self.host)
         self._reconcile_guests(sweep)

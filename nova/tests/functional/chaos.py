@@ -160,8 +160,10 @@ class History:
         if self.killed:
             host = host or self.rng.choice(sorted(self.killed))
             config = []
-            for name in ('nova.conf', 'flags.conf'):
-                config += ['--config-file', os.path.join(self.nova.data_dir, name)]
+            for name in ('nova.conf', 'flags.conf', 'extra.conf'):
+                path = os.path.join(self.nova.data_dir, name)
+                if os.path.exists(path):     # extra.conf: another database
+                    config += ['--config-file', path]
             log = open(os.path.join(self.nova.data_dir, 'logs',
                                     'chaos-%s.log' % host), 'ab')
             self.restarted[host] = subprocess.Popen(

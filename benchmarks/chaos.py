@@ -1,0 +1,55 @@
+"""Randomized fault-injection soak: seeded histories (nova/tests/functional/
+chaos.py) against one all-in-one, until ``--seconds`` have passed.
+
+    python -m benchmarks.chaos [--seeds N] [--seconds S] [--steps K]
+        [--first-seed F]
+
+Prints one line per history (seed, steps, faults, result) and a last line
+with histories run, faults injected and violations of I1-I5 found. A
+violation does not stop the soak: the next history starts on a fresh
+all-in-one.
+"""
+import argparse
+import json
+import time
+
+import fixtures
+
+from nova.tests.functional import chaos
+from nova.tests.functional import fixtures as func
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--seeds', type=int, default=10, help='histories at most')
+    parser.add_argument('--seconds', type=float, default=600, help='stop starting new ones after')
+    parser.add_argument('--steps', type=int, default=40, help='steps per history')
+    parser.add_argument('--first-seed', type=int, default=1000)
+    args = parser.parse_args(argv)
+    deadline = time.monotonic() + args.seconds
+    runs = faults = violations = 0
+    seed = args.first_seed
+    while runs < args.seeds and time.monotonic() < deadline:
+        with fixtures.Fixture() as holder:
+            nova = holder.useFixture(func.AllInOne(**chaos.ALL_IN_ONE))
+            holder.addCleanup(chaos.stop_restarted, nova)
+            while runs < args.seeds and time.monotonic() < deadline:
+                history = chaos.History(nova, seed, args.steps)
+                try:
+                    history.run()
+                    result = 'ok'
+                except chaos.Violation as exc:
+                    result = 'VIOLATION %s' % exc
+                finally:
+                    history.stop()
+                runs, faults, seed = runs + 1, faults + history.faults, seed + 1
+                print('seed %d: %d steps, %d faults: %s' % (
+                    history.seed, args.steps, history.faults, result), flush=True)
+                if result != 'ok':
+                    violations += 1
+                    break
+    print(json.dumps({'histories': runs, 'faults': faults, 'violations': violations}))
+
+
+if __name__ == '__main__':
+    main()
