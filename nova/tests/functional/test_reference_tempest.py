@@ -1,8 +1,8 @@
 """OpenStack Nova 34's answers behind tempest's compute failures (issue
 25), replayed from ../shared/reference/nova-34/v2.73/ against an
 all-in-one whose flavors are the reference cloud's (1, 2 and 3 public, p1
-private): the flavor lists' filters, order and paging and the version
-documents.
+private): the flavor lists' filters, order and paging, the version
+documents and a malformed network uuid below 2.37.
 
 Captures made above our maximum microversion are replayed at it, with
 what those later versions add taken out of Nova's answer (the flavors'
@@ -37,6 +37,10 @@ FLAVOR_LISTS = (
     'flavors-list-is_public-false-2.75-demo.json',
     'flavors-list-limit1-2.75-demo.json',
 )
+# (servers-create-bad-network-uuid-2.37.json is a 400 here too, but worded
+# after the innermost schema error, where Nova words the oneOf itself)
+SERVER_FAULTS = ('servers-create-bad-network-uuid-2.1.json',
+                 'servers-create-bad-accessipv4-2.1.json')
 # the reference cloud's private flavor (its 1, 2 and 3 are ours too)
 PRIVATE_FLAVOR = {'flavorid': 'p1', 'name': 'p1.private', 'memory_mb': 1024, 'vcpus': 1,
                   'root_gb': 10, 'is_public': False}
@@ -78,14 +82,21 @@ class ReferenceTempestTest(func.SharedAllInOneTestCase):
             conn.execute(sa.insert(models.flavors).values(**PRIVATE_FLAVOR))
         db.dispose()
 
-    def _problems(self, name):
+    def _replay(self, name, path=None):
+        """(capture as replayed, our response) for the capture ``name``,
+        sent to ``path`` when given."""
         capture = _as_replayed(dict(reference.captures(SUBDIR))[name])
         request = capture['request']
-        ours = self.nova.request(request['method'], request['path'], token=None,
-                                 headers=dict(request['headers']), body=request['body'])
+        return capture, self.nova.request(request['method'], path or request['path'],
+                                          token=None, headers=dict(request['headers']),
+                                          body=request['body'])
+
+    def _problems(self, name):
+        capture, ours = self._replay(name)
         problems = reference.status_and_header_problems(capture, ours)
         expected = reference.normalize(reference.body(capture), nova=True)
-        problems += json_diff.differences(expected, reference.normalize(ours.json))
+        problems += json_diff.differences(expected, reference.normalize(ours.json),
+                                          any_value=('adminPass',))
         return ['%s: %s' % (name, p) for p in problems]
 
     def test_version_documents(self):
@@ -99,3 +110,11 @@ class ReferenceTempestTest(func.SharedAllInOneTestCase):
         for name in FLAVOR_LISTS:
             problems += self._problems(name)
         self.assertEqual([], problems)
+
+    def test_server_create_faults(self):
+        problems = []
+        for name in SERVER_FAULTS:
+            problems += self._problems(name)
+        self.assertEqual([], problems)
+        servers = self.nova.request('GET', '/v2.1/servers?all_tenants=1').json['servers']
+        self.assertEqual([], [s for s in servers if s['name'] in ('bad-net', 'bad-ip')])
