@@ -2,7 +2,8 @@
 25), replayed from ../shared/reference/nova-34/v2.73/ against an
 all-in-one whose flavors are the reference cloud's (1, 2 and 3 public, p1
 private): the flavor lists' filters, order and paging, the version
-documents and a malformed network uuid below 2.37.
+documents, a malformed network uuid below 2.37 and a long-form
+accessIPv6 on create and update.
 
 Captures made above our maximum microversion are replayed at it, with
 what those later versions add taken out of Nova's answer (the flavors'
@@ -118,3 +119,20 @@ class ReferenceTempestTest(func.SharedAllInOneTestCase):
         self.assertEqual([], problems)
         servers = self.nova.request('GET', '/v2.1/servers?all_tenants=1').json['servers']
         self.assertEqual([], [s for s in servers if s['name'] in ('bad-net', 'bad-ip')])
+
+    def test_long_form_access_ipv6(self):
+        name = 'servers-create-accessipv6-2.37.json'
+        self.assertEqual([], self._problems(name))
+        uuid = self.nova.request('GET', '/v2.1/servers?name=^ipv6-long$',
+                                 token=func.DEMO).json['servers'][0]['id']
+        capture, shown = self._replay('servers-show-created-accessipv6-2.37.json',
+                                      '/v2.1/servers/' + uuid)
+        for key in ('accessIPv4', 'accessIPv6'):
+            self.assertEqual(capture['body_json']['server'][key], shown.json['server'][key])
+        self.nova.request('PUT', '/v2.1/servers/' + uuid, body={'server': {
+            'accessIPv6': '2001:db8::1'}})
+        capture, updated = self._replay('servers-update-accessipv6-2.75.json',
+                                        '/v2.1/servers/' + uuid)
+        self.assertEqual(capture['status'], updated.status)
+        self.assertEqual(capture['body_json']['server']['accessIPv6'],
+                         updated.json['server']['accessIPv6'])
