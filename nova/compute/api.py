@@ -7,6 +7,7 @@ import string
 import uuid as uuidlib
 
 import nova.conf
+from nova.compute import access_ips
 from nova.compute import host_status
 from nova.compute import scheduler
 from nova.db import api as db
@@ -132,7 +133,8 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
             reservation_id=reservation_id, launch_index=index,
             metadata=json.dumps(metadata or {}),
             security_groups=json.dumps(security_groups) if security_groups else None,
-            power_state=POWER_NOSTATE, progress=0, **db.flavor_copy(flavor), **attributes)
+            power_state=POWER_NOSTATE, progress=0, **db.flavor_copy(flavor),
+            **access_ips.normalized(attributes))
         if hosts:
             row.update(host=hosts[index], node=hosts[index], availability_zone=zone,
                        vm_state='building', task_state='scheduling')
@@ -170,7 +172,7 @@ def _host_is_up(host):
 def update(context, row, **values):
     """Set user-editable columns of a server (name, description, access
     IPs, disk config); returns the server as read after the change."""
-    if not db.instance_update(row['uuid'], **values):
+    if not db.instance_update(row['uuid'], **access_ips.normalized(values)):
         raise exception.InstanceNotFound(instance_id=row['uuid'])
     return get(context, row['uuid'])
 

@@ -621,11 +621,55 @@ def instance_counts_by_host(conn, hosts):
 
 # ----------------------------------------------------------------- flavors
 
-def flavor_list():
+# sort_key values Nova accepts for flavors -> our column. Nova's
+# created_at follows the insertion order, which is ours by id; Nova's
+# description, updated_at and vcpu_weight are null on every flavor here,
+# so only the tie-breaker (id) orders those.
+FLAVOR_SORT_KEYS = {
+    'created_at': 'id', 'description': None, 'disabled': 'disabled',
+    'ephemeral_gb': 'ephemeral_gb', 'flavorid': 'flavorid', 'id': 'id',
+    'is_public': 'is_public', 'memory_mb': 'memory_mb', 'name': 'name',
+    'root_gb': 'root_gb', 'rxtx_factor': 'rxtx_factor', 'swap': 'swap',
+    'updated_at': None, 'vcpu_weight': None, 'vcpus': 'vcpus',
+}
+
+
+def flavor_list(is_public=True, disabled=None, min_memory_mb=None, min_root_gb=None,
+                sort_key='flavorid', sort_dir='asc', limit=None, marker=None):
+    """One page of flavors, filtered and ordered by the database.
+
+    ``is_public``: True public only, False private only, None both (no
+    project is granted a private flavor here: there is no flavor access
+    yet). ``disabled``: None for both. ``sort_key`` is a FLAVOR_SORT_KEYS
+    key, the id breaking ties in the same direction. ``marker`` is the
+    flavorid of any flavor, even one the filters leave out, that the page
+    starts after; MarkerNotFound when no flavor has it.
+    """
+    query = sa.select(flavors)
+    if is_public is not None:
+        query = query.where(flavors.c.is_public == bool(is_public))
+    if disabled is not None:
+        query = query.where(flavors.c.disabled == bool(disabled))
+    for column, minimum in ((flavors.c.memory_mb, min_memory_mb),
+                            (flavors.c.root_gb, min_root_gb)):
+        if minimum is not None:
+            query = query.where(column >= max(_INT64_MIN, min(minimum, _INT64_MAX)))
+    keys = [flavors.c[FLAVOR_SORT_KEYS[sort_key]]] if FLAVOR_SORT_KEYS[sort_key] else []
+    if not keys or keys[0].name != 'id':
+        keys.append(flavors.c.id)
     with engine.reader() as conn:
-        return conn.execute(
-            sa.select(flavors).where(flavors.c.disabled == sa.false())
-            .order_by(flavors.c.flavorid)).mappings().all()
+        if marker is not None:
+            found = conn.execute(sa.select(*keys).where(
+                flavors.c.flavorid == marker)).first()
+            if found is None:
+                raise exception.MarkerNotFound(marker=marker)
+            values = [sa.literal(value, key.type) for key, value in zip(keys, found)]
+            query = query.where(_after_marker(keys, [sort_dir] * len(keys), values,
+                                              expand=False))
+        query = query.order_by(*[k.desc() if sort_dir == 'desc' else k.asc() for k in keys])
+        if limit is not None:
+            query = query.limit(limit)
+        return conn.execute(query).mappings().all()
 
 
 def flavor_get(flavorid):

@@ -1,6 +1,8 @@
 """The compute API as one WSGI application.
 
     /            version list (no auth, ignores the microversion header)
+    /v2[/]       the legacy v2.0 version document (no auth, ignores the
+                 header); nothing else below /v2 is served
     /v2.1[/]     the v2.1 version document (no auth, microversion checked)
     /v2.1/...    authenticated resources, optionally /v2.1/{project_id}/...
 """
@@ -126,6 +128,9 @@ class ComputeAPI:
             except faults.Fault as fault:
                 return self._fault(start, fault)
             return self._respond(start, 200, versions.current(req), version_headers(version))
+        if path.rstrip('/') == versions.LEGACY_PREFIX:
+            environ[api_requests.ROUTE_KEY] = versions.LEGACY_PREFIX
+            return self._respond(start, 200, versions.legacy(wsgi.Request(environ)), [])
         if not path.startswith(VERSIONED_PREFIX + '/'):
             return self._fault(start, faults.NotFound())
         too_large = sizelimit.limit(environ)

@@ -1,4 +1,5 @@
-"""JSON-schema validation of request bodies, with Nova's 400 messages."""
+"""JSON-schema validation of request bodies and query strings, with Nova's
+400 messages."""
 import jsonschema
 from jsonschema import validators
 
@@ -20,6 +21,21 @@ def validate(body, schema):
         raise faults.BadRequest(error.message)
     raise faults.BadRequest('Invalid input for field/attribute %s. Value: %s. %s'
                             % (error.absolute_path[-1], error.instance, error.message))
+
+
+def validate_query(req, properties):
+    """Check every value of each parameter ``properties`` names (a repeated
+    one too) against its schema, in the schema's order, and raise a 400
+    worded as Nova words query errors. Other parameters are ignored, as
+    Nova ignores them below the versions that refuse them."""
+    for name, schema in properties.items():
+        validator = validators.Draft4Validator(schema, format_checker=_FORMATS)
+        for value in req.GET.getall(name):
+            error = jsonschema.exceptions.best_match(validator.iter_errors(value))
+            if error is not None:
+                raise faults.BadRequest(
+                    'Invalid input for query parameters %s. Value: %s. %s'
+                    % (name, value, error.message))
 
 
 def documented(body=None, query=None, response=None, path=None):

@@ -12,12 +12,15 @@ import datetime
 import os
 import time
 
+import sqlalchemy as sa
 from gabbi import fixture
 
 from nova.compute import host_status_transitions as transitions
 from nova.compute.host_id import host_id
 from nova.db import api as db
+from nova.db import engine
 from nova.db import host_status_events as events
+from nova.db import models
 from nova.tests import fixtures as nova_fixtures
 
 # Hosts, one per state of their nova-compute service (h-ghost has none,
@@ -133,6 +136,26 @@ class CreateFixture(APIFixture):
 
     services = (('h1', {}),)
     servers = ()
+
+
+class FlavorsFixture(APIFixture):
+    """The shipped flavors 1..5 plus a private one (p1, 1 GiB, 10 GiB of
+    disk, as the reference cloud's) and a disabled public one (d1); no
+    servers."""
+
+    services = (('h1', {}),)
+    servers = ()
+    FLAVORS = (
+        {'flavorid': 'p1', 'name': 'p1.private', 'memory_mb': 1024, 'vcpus': 1,
+         'root_gb': 10, 'is_public': False, 'disabled': False},
+        {'flavorid': 'd1', 'name': 'd1.disabled', 'memory_mb': 256, 'vcpus': 1,
+         'root_gb': 1, 'is_public': True, 'disabled': True},
+    )
+
+    def start_fixture(self):
+        super().start_fixture()
+        with engine.writer() as conn:
+            conn.execute(sa.insert(models.flavors), list(self.FLAVORS))
 
 
 class UnknownOnlyPolicy(fixture.GabbiFixture):

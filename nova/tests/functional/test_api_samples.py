@@ -121,6 +121,8 @@ class VersionsSamplesTest(SampleTestCase):
         self.verify('versions-get-resp.json', self.nova.request('GET', '/', token=None))
         self.verify('version-show-resp.json',
                     self.nova.request('GET', '/v2.1/', token=None))
+        self.verify('version-v2-show-resp.json',
+                    self.nova.request('GET', '/v2/', token=None))
 
 
 class FlavorsSamplesTest(SampleTestCase):

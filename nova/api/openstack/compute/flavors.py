@@ -1,5 +1,8 @@
 """/flavors: list, detail, show."""
+from oslo_utils import strutils
+
 from nova.api.openstack import common
+from nova.api.openstack import faults
 from nova.api.openstack import validation
 from nova.api.openstack.compute.schemas import flavors as schema
 from nova.db import api as db
@@ -7,36 +10,77 @@ from nova import exception
 
 
 def _basic(links, row):
-    return {'id': row['flavorid'], 'links': links.pair(row['flavorid']), 'name': row['name']}
+    return {'id': row['flavorid'], 'name': row['name'], 'links': links.pair(row['flavorid'])}
 
 
 def _detail(links, row):
+    # Nova's key order
     return {
         'id': row['flavorid'],
         'name': row['name'],
         'ram': row['memory_mb'],
         'disk': row['root_gb'],
-        'vcpus': row['vcpus'],
         'swap': row['swap'] or '',
-        'rxtx_factor': row['rxtx_factor'],
         'OS-FLV-EXT-DATA:ephemeral': row['ephemeral_gb'],
         'OS-FLV-DISABLED:disabled': bool(row['disabled']),
+        'vcpus': row['vcpus'],
         'os-flavor-access:is_public': bool(row['is_public']),
+        'rxtx_factor': row['rxtx_factor'],
         'links': links.pair(row['flavorid']),
     }
 
 
+def _page(req, path, view):
+    """The flavors a list asks for, as Nova filters and pages them, in
+    ``view``; a ``flavors_links`` next link when the page is full."""
+    validation.validate_query(req, schema.index_query)
+    params = req.GET
+    filters = {}
+    if req.context.is_admin:
+        # only admins choose; everyone else sees the enabled public flavors
+        filters['is_public'] = _is_public(params.get('is_public'))
+    else:
+        filters.update(is_public=True, disabled=False)
+    for param, key in (('minRam', 'min_memory_mb'), ('minDisk', 'min_root_gb')):
+        if param in params:
+            try:
+                filters[key] = int(params[param])
+            except ValueError:
+                raise faults.BadRequest('Invalid %s filter [%s]' % (param, params[param]))
+    limit = common.limit_param(req)
+    # an unknown marker is MarkerNotFound: 400 "marker [x] not found"
+    rows = db.flavor_list(sort_key=params.get('sort_key') or 'flavorid',
+                          sort_dir=params.get('sort_dir') or 'asc',
+                          limit=limit, marker=params.get('marker'), **filters)
+    links = common.Links(req, 'flavors')
+    body = {'flavors': [view(links, row) for row in rows]}
+    next_link = common.next_link(req, path, body['flavors'], limit)
+    if next_link:
+        body['flavors_links'] = next_link
+    return body
+
+
+def _is_public(text):
+    """An admin's ?is_public: absent, public only; 'none', every flavor."""
+    if text is None:
+        return True
+    if text.lower() == 'none':
+        return None
+    try:
+        return strutils.bool_from_string(text, strict=True)
+    except ValueError:
+        raise faults.BadRequest('Invalid is_public filter [%s]' % text)
+
+
 class FlavorsController:
 
-    @validation.documented(response=schema.list_response)
+    @validation.documented(query=schema.index_query, response=schema.list_response)
     def index(self, req):
-        links = common.Links(req, 'flavors')
-        return {'flavors': [_basic(links, row) for row in db.flavor_list()]}
+        return _page(req, 'flavors', _basic)
 
-    @validation.documented(response=schema.list_response)
+    @validation.documented(query=schema.index_query, response=schema.list_response)
     def detail(self, req):
-        links = common.Links(req, 'flavors')
-        return {'flavors': [_detail(links, row) for row in db.flavor_list()]}
+        return _page(req, 'flavors/detail', _detail)
 
     @validation.documented(response=schema.show_response)
     def show(self, req, flavor_id):

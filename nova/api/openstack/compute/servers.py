@@ -6,6 +6,7 @@ import uuid as uuidlib
 
 from oslo_utils import strutils
 from oslo_utils import timeutils
+from oslo_utils import uuidutils
 
 import nova.conf
 from nova.api.openstack import api_version_request as avr
@@ -203,7 +204,6 @@ class ServersController:
         policy.authorize(context, sp.CREATE,
                          {'project_id': context.project_id, 'user_id': context.user_id})
         server = body['server']
-        image_ref = self._image_uuid(server.get('imageRef'))
         min_count = int(server.get('min_count', 1))
         max_count = int(server.get('max_count', min_count))
         if min_count > max_count:
@@ -217,6 +217,10 @@ class ServersController:
                 base64.b64decode(user_data, validate=True)
             except (binascii.Error, ValueError):
                 raise faults.BadRequest('Userdata content cannot be decoded.')
+        if not req.at_least(avr.NETWORKS_REQUIRED):
+            # from 2.37 the schema refuses these
+            self._check_network_uuids(server.get('networks') or ())
+        image_ref = self._image_uuid(server.get('imageRef'))
         config_drive = strutils.bool_from_string(server.get('config_drive', False))
         security_groups = [g['name'] for g in server.get('security_groups', [])]
         try:
@@ -254,6 +258,17 @@ class ServersController:
             display_description=server.get('description') if req.at_least(
                 avr.SERVER_DESCRIPTION) else server['name'],
             tags=server.get('tags') or ())
+
+    @staticmethod
+    def _check_network_uuids(networks):
+        """As Nova below 2.37: a network asked for by uuid (not by port)
+        needs a well-formed one, though none is ever attached here."""
+        for network in networks:
+            uuid = network.get('uuid')
+            if uuid is not None and not network.get('port') and not (
+                    uuidutils.is_uuid_like(uuid)):
+                raise faults.BadRequest('Bad networks format: network uuid is not in '
+                                        'proper format (%s)' % uuid)
 
     @staticmethod
     def _image_uuid(image_ref):

@@ -6,8 +6,12 @@ import threading
 import time
 import uuid as uuidlib
 
+import sqlalchemy as sa
+
 from nova.db import api as db
 from nova.db import engine
+from nova.db import models
+from nova import exception
 from nova.tests.functional.db import backends
 
 HOST = 'db-host'
@@ -231,13 +235,76 @@ class _InstanceTests:
         self.assertIsNone(db.flavor_get('nope'))
 
 
-class DbApiSQLiteTest(_ServiceTests, _InstanceTests, backends.BackendTestCase):
+class _FlavorTests:
+    """The flavor lists' filters and keyset pages, in the database, with a
+    private flavor (p1) and a disabled one (d1) beside the shipped five."""
+
+    def _add_flavors(self):
+        with engine.writer() as conn:
+            conn.execute(sa.insert(models.flavors), [
+                {'flavorid': 'p1', 'name': 'p1.private', 'memory_mb': 1024, 'vcpus': 1,
+                 'root_gb': 10, 'is_public': False, 'disabled': False},
+                {'flavorid': 'd1', 'name': 'd1.disabled', 'memory_mb': 2048, 'vcpus': 1,
+                 'root_gb': 20, 'is_public': True, 'disabled': True}])
+        self.addCleanup(self._remove_added_flavors)
+
+    @staticmethod
+    def _remove_added_flavors():
+        # the backend keeps its flavors from one test to the next
+        with engine.writer() as conn:
+            conn.execute(sa.delete(models.flavors).where(
+                models.flavors.c.flavorid.in_(('p1', 'd1'))))
+
+    def _ids(self, **kwargs):
+        if not hasattr(self, '_added'):
+            self._added = self._add_flavors()
+        return [f['flavorid'] for f in db.flavor_list(**kwargs)]
+
+    def test_filters(self):
+        self.assertEqual(['1', '2', '3', '4', '5', 'd1'], self._ids())
+        self.assertEqual(['p1'], self._ids(is_public=False))
+        self.assertEqual(['1', '2', '3', '4', '5', 'd1', 'p1'], self._ids(is_public=None))
+        self.assertEqual(['1', '2', '3', '4', '5'], self._ids(disabled=False))
+        self.assertEqual(['3', '4', '5'], self._ids(min_memory_mb=4096))
+        self.assertEqual(['2', '3', '4', '5', 'p1'],
+                         self._ids(is_public=None, disabled=False, min_root_gb=10))
+        self.assertEqual([], self._ids(min_memory_mb=10 ** 30))
+
+    def test_every_sort_key_pages_exactly(self):
+        for key in sorted(db.FLAVOR_SORT_KEYS):
+            for direction in ('asc', 'desc'):
+                whole = self._ids(is_public=None, sort_key=key, sort_dir=direction)
+                seen, marker = [], None
+                while True:
+                    page = self._ids(is_public=None, sort_key=key, sort_dir=direction,
+                                     limit=2, marker=marker)
+                    seen += page
+                    if len(page) < 2:
+                        break
+                    marker = page[-1]
+                self.assertEqual(whole, seen, (key, direction))
+                self.assertEqual(7, len(seen), (key, direction))
+
+    def test_order(self):
+        self.assertEqual(['5', '4', '3', 'd1', '2'],
+                         self._ids(sort_key='memory_mb', sort_dir='desc', limit=5))
+        # a marker outside the filters still places the page
+        self.assertEqual(['2', '3', '4', '5'],
+                         self._ids(sort_key='memory_mb', marker='p1', disabled=False))
+
+    def test_unknown_marker(self):
+        self.assertEqual([], self._ids(marker='d1'))     # the last one
+        self.assertRaises(exception.MarkerNotFound, db.flavor_list, marker='nope')
+
+
+class DbApiSQLiteTest(_ServiceTests, _InstanceTests, _FlavorTests, backends.BackendTestCase):
     BACKEND = 'sqlite'
 
 
-class DbApiMySQLTest(_ServiceTests, _InstanceTests, backends.BackendTestCase):
+class DbApiMySQLTest(_ServiceTests, _InstanceTests, _FlavorTests, backends.BackendTestCase):
     BACKEND = 'mysql'
 
 
-class DbApiPostgreSQLTest(_ServiceTests, _InstanceTests, backends.BackendTestCase):
+class DbApiPostgreSQLTest(_ServiceTests, _InstanceTests, _FlavorTests,
+                          backends.BackendTestCase):
     BACKEND = 'postgresql'
