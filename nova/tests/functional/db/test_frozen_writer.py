@@ -18,6 +18,7 @@ import fixtures
 import psutil
 import testtools
 
+from nova.db import api as db
 from nova.db import engine
 from nova.db import waits
 from nova.tests import fixtures as nova_fixtures
@@ -113,6 +114,37 @@ class FrozenWriterTest(testtools.TestCase):
         self.assertEqual(202, self.reset_state().status_int)
         shown = self.api.request('GET', '/v2.1/servers/%s' % self.uuid)
         self.assertEqual('ERROR', shown.json['server']['status'])
+
+    def test_a_compute_starting_meanwhile_retries_then_registers(self):
+        writer = self.useFixture(FrozenWriter(self.path))
+        compute, log = self._start_compute('h-late')
+        func.AllInOne._wait(lambda: (b'cannot start yet' in self._read(log)
+                                     or compute.poll() is not None),
+                            WAIT, 'the compute to find the lock held')
+        self.assertIsNone(compute.poll(), self._read(log))
+        self.assertEqual([], db.service_list(host='h-late'))
+        writer.thaw()
+        func.AllInOne._wait(lambda: db.service_list(host='h-late'), WAIT,
+                            'the compute to register')
+        self.assertIsNone(compute.poll(), self._read(log))
+        compute.terminate()
+        self.assertEqual(0, compute.wait(WAIT), self._read(log))
+
+    def _start_compute(self, host):
+        tmp = self.useFixture(fixtures.TempDir()).path
+        config = os.path.join(tmp, 'nova.conf')
+        with open(config, 'w') as f:
+            f.write('[DEFAULT]\nreport_interval = 1\n'
+                    '[database]\nconnection = sqlite:///%s\nresponse_timeout = %g\n'
+                    '[compute]\nfake_state_dir = %s\n' % (self.path, BOUND, tmp))
+        log = os.path.join(tmp, 'compute.log')
+        with open(log, 'wb') as out:
+            process = subprocess.Popen(
+                [sys.executable, '-m', 'nova.cmd.compute', '--host', host,
+                 '--config-file', config],
+                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        self.addCleanup(func.terminate, process)
+        return process, log
 
     @staticmethod
     def _read(path):
