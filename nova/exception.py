@@ -88,6 +88,14 @@ class InstanceLocked(Conflict):
 class ServiceGroupUnavailable(ServiceUnavailable):
     msg_fmt = 'Service liveness cannot be read right now; try again shortly.'
 
+    def __init__(self, message=None, hosts_up=(), **kwargs):
+        # hosts_up: the hosts asked about that are known alive all the
+        # same; only the others' liveness cannot be read (a backend that
+        # restarted a moment ago knows who has beaten since, not who has
+        # died), so a host reads the same whichever others share its batch
+        super().__init__(message, **kwargs)
+        self.hosts_up = frozenset(hosts_up)
+
 
 class ComputeHostNotFound(NotFound):
     msg_fmt = 'Compute host %(host)s could not be found.'

@@ -95,7 +95,10 @@ def write_config(args):
 
 def check_port_free(port, flag='--port'):
     # Otherwise the readiness check could be answered by someone else's server.
+    # SO_REUSEADDR, as the servers themselves bind: a previous run's
+    # connections in TIME-WAIT do not make the port taken, a listener does.
     with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(('127.0.0.1', port))
         except OSError as exc:

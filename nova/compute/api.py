@@ -75,21 +75,23 @@ def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
 
 def _all_hosts_up():
     """Every live host, or None where the database itself decides (the db
-    driver). Unknown liveness: none is up (enabled hosts are UNKNOWN)."""
+    driver). Unknown liveness: only the hosts known up all the same are
+    (the others, enabled, are UNKNOWN), as _host_statuses reads them."""
     try:
         return servicegroup.API().all_hosts_up()
     except exception.ServiceGroupUnavailable as exc:
         LOG.warning('liveness unavailable: %s', exc)
-        return set()
+        return set(exc.hosts_up)
 
 
 def _host_statuses(services):
     try:
         hosts_up = servicegroup.API().hosts_up(services)
     except exception.ServiceGroupUnavailable as exc:
-        # Liveness is unknown, not down: enabled hosts read UNKNOWN.
+        # Liveness is unknown, not down: enabled hosts read UNKNOWN, but
+        # for those known up all the same (so a show and a page agree)
         LOG.warning('liveness unavailable: %s', exc)
-        hosts_up = set()
+        hosts_up = exc.hosts_up
     return host_status.by_host(services, hosts_up)
 
 

@@ -60,8 +60,8 @@ class ComputeManager:
         self._was_forced_down = False
 
     def start(self):
-        self.service = self._register()
-        self._resume_interrupted_builds()
+        self.service = self._until_written(self._register)
+        self._until_written(self._resume_interrupted_builds)
         self._heartbeat_thread = threading.Thread(
             target=servicegroup.API().join,
             args=(self.service, self.stop_event, self.lapse_guard),
@@ -71,11 +71,17 @@ class ComputeManager:
                  self.service['id'])
 
     def _register(self):
+        return db.service_register(self.host, db.COMPUTE_BINARY, topic='compute')
+
+    def _until_written(self, step):
+        """Run a step of the start until the database takes it: one that is
+        away, or whose lock a process frozen mid-write holds (SQLite), is
+        retried every report_interval, never a reason to exit."""
         while True:
             try:
-                return db.service_register(self.host, db.COMPUTE_BINARY, topic='compute')
+                return step()
             except db_exc.DBError as exc:
-                LOG.error('cannot register service yet: %s', exc)
+                LOG.error('cannot start yet (%s; retrying): %s', step.__name__, exc)
                 if self.stop_event.wait(CONF.report_interval):
                     raise SystemExit(1)
 

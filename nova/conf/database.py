@@ -21,7 +21,10 @@ response_timeout = cfg.FloatOpt(
          'and a client-side watchdog on every round trip (libpq has no read '
          'timeout, and neither statement_timeout nor TCP keepalives fire '
          'behind a peer that accepts and stops answering). '
-         'SQLite: not used.')
+         'SQLite: the busy timeout, how long a writer waits for the write '
+         'lock another process holds (one frozen mid-write) before the API '
+         'answers 503 and a compute retries; 10 s where waits are not '
+         'bounded.')
 
 
 def register_opts(conf):

@@ -3,6 +3,7 @@ import logging
 import threading
 
 import sqlalchemy as sa
+from oslo_db import exception as db_exc
 from oslo_db.sqlalchemy import enginefacade
 
 import nova.conf
@@ -10,7 +11,9 @@ from nova.db import waits
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
-SQLITE_BUSY_TIMEOUT_MS = 10000
+SQLITE_BUSY_TIMEOUT = 10.0     # seconds, where waits are not bounded (waits.py)
+# what SQLite says when a lock another connection holds was not granted
+SQLITE_LOCK_ERRORS = ('database is locked', 'database table is locked')
 
 _lock = threading.Lock()
 _factory = None
@@ -28,10 +31,14 @@ class DBContext:
 
 
 def _tune_sqlite(dbapi_connection, connection_record):
-    # A writer waits for the lock instead of failing; WAL (persistent in the
-    # file, so a no-op after the first connection) lets readers go on while
-    # a compute writes its heartbeat.
-    dbapi_connection.execute('PRAGMA busy_timeout = %d' % SQLITE_BUSY_TIMEOUT_MS)
+    # A writer waits for the lock instead of failing, as long as any other
+    # wait on the database (waits.bound(): a process frozen mid-write must
+    # not stop the others for longer); WAL (persistent in the file, so a
+    # no-op after the first connection) lets readers go on while a compute
+    # writes its heartbeat.
+    bound = waits.bound()
+    busy_timeout = SQLITE_BUSY_TIMEOUT if bound is None else bound
+    dbapi_connection.execute('PRAGMA busy_timeout = %d' % (busy_timeout * 1000))
     if dbapi_connection.execute('PRAGMA journal_mode').fetchone()[0] != 'wal':
         dbapi_connection.execute('PRAGMA journal_mode = WAL')
 
@@ -48,9 +55,25 @@ def _connect_failure_is_disconnect(context):
         context.is_disconnect = True
 
 
+def _lock_not_granted_is_deadlock(context):
+    # SQLite gives up on a lock another connection holds (past the busy
+    # timeout, or at once where waiting cannot help) with a bare
+    # OperationalError, which oslo.db passes on as it is: an API 500 and a
+    # nova-compute that exits at start. Its transaction is rolled back and a
+    # retry in a moment may pass, which is what oslo.db's DBDeadlock says
+    # (a DBError: the computes' loops retry it, the API answers 503).
+    error = context.sqlalchemy_exception
+    if (context.dialect is not None and context.dialect.name == 'sqlite'
+            and isinstance(error, sa.exc.OperationalError)
+            and str(error.orig) in SQLITE_LOCK_ERRORS):
+        raise db_exc.DBDeadlock(error)
+
+
 # On the class, so it also covers oslo.db's first connection, made inside
-# create_engine before an engine listener could be added.
+# create_engine before an engine listener could be added; and so they run
+# before oslo.db's own, which re-raises an unknown OperationalError as is.
 sa.event.listen(sa.engine.Engine, 'handle_error', _connect_failure_is_disconnect)
+sa.event.listen(sa.engine.Engine, 'handle_error', _lock_not_granted_is_deadlock)
 
 
 def _bound_waits(dialect, connection_record, cargs, cparams):

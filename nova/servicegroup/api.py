@@ -27,7 +27,8 @@ class API:
     def hosts_up(self, services):
         """The hosts among ``services`` ({host: live nova-compute row, as
         db.joined_compute_services reads it}) whose service is alive. Raises
-        ServiceGroupUnavailable when that cannot be known."""
+        ServiceGroupUnavailable when that cannot be known for some of them;
+        its ``hosts_up`` names those known alive all the same."""
         if not services:
             return set()
         return self._driver.hosts_up(services)
@@ -35,7 +36,8 @@ class API:
     def all_hosts_up(self):
         """Every host whose compute service is alive, for a filter the
         database applies; None where the database itself decides (the db
-        driver's rule is a column of the rows it reads)."""
+        driver's rule is a column of the rows it reads). Raises as
+        hosts_up."""
         return self._driver.all_hosts_up()
 
     def updated_at(self, services):

@@ -186,11 +186,11 @@ class ComputeAPI:
             elif fault.code > 500:
                 LOG.warning('%s %s: %s', req.method, req.path, exc)
             return self._fault(start, self._with_version(fault, version))
-        except db_exc.DBConnectionError as exc:
-            # Expected during an outage: one line per request, no traceback.
-            LOG.warning('database unreachable: %s', exc)
-            return self._fault(start, self._with_version(faults.Fault(
-                503, 'The database is unavailable; try again shortly.'), version))
+        except faults.DB_UNAVAILABLE as exc:
+            # Expected during an outage, or while a process frozen mid-write
+            # holds SQLite's lock: one line per request, no traceback.
+            LOG.warning('database unavailable: %s', exc)
+            return self._fault(start, self._with_version(faults.from_exception(exc), version))
         except Exception:
             LOG.exception('unexpected error')
             return self._fault(start, self._with_version(

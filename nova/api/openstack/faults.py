@@ -1,7 +1,10 @@
 """Nova's JSON fault bodies: ``{"<name>": {"code": N, "message": "..."}}``,
-and the one place where a domain exception (nova.exception) becomes one."""
+and the one place where a domain exception (nova.exception) or a database
+error (oslo.db's) becomes one."""
 import http
 import json
+
+from oslo_db import exception as db_exc
 
 from nova import exception
 
@@ -62,11 +65,25 @@ _EXCEPTION_CODES = (
 )
 
 
+# the database errors that a retry in a moment may get past -> their 503's
+# message (nova.db.engine makes SQLite's "database is locked" a DBDeadlock);
+# any other database error is a 500
+_DB_UNAVAILABLE = (
+    (db_exc.DBConnectionError, 'The database is unavailable; try again shortly.'),
+    (db_exc.DBDeadlock, 'The database is busy; try again shortly.'),
+)
+DB_UNAVAILABLE = tuple(kind for kind, _ in _DB_UNAVAILABLE)
+
+
 def from_exception(exc):
-    """The fault a domain exception answers with (500 for an unknown kind)."""
+    """The fault a domain exception or one of DB_UNAVAILABLE answers with
+    (500 for an unknown kind)."""
     for kind, code in _EXCEPTION_CODES:
         if isinstance(exc, kind):
             return Fault(code, exc.message)
+    for kind, message in _DB_UNAVAILABLE:
+        if isinstance(exc, kind):
+            return Fault(503, message)
     return Fault(500, UNEXPECTED)
 
 

@@ -68,6 +68,18 @@ class _BackendFaultTests:
         self.backend.start()
         self._back_up_and_deletable()
 
+    def test_a_host_back_reads_up_everywhere_while_another_is_not_back(self):
+        # the backend restarts; host-1 beats again, host-2 (frozen) cannot:
+        # host-1 reads UP in the show and in the host_status filter alike
+        # (the filter read nothing UP until every host had beaten again,
+        # which made test_backend_down flaky on a loaded machine)
+        self.backend.kill()
+        self.nova._wait(lambda: self.host_status() == 'UNKNOWN', WAIT, 'UNKNOWN')
+        self.nova.freeze_outside_writes('host-2')
+        self.backend.start()
+        self.nova.wait_for_host_status(self.uuid, 'UP', timeout=WAIT)
+        self.assertEqual([self.uuid], self._filtered('UP'))
+
     def test_backend_hung(self):
         # accepts connections, never answers: each read waits at most the
         # backend timeout (2 s by default), then the hosts read UNKNOWN

@@ -23,6 +23,7 @@ import time
 import nova.conf
 from nova.conf import liveness_backend
 from nova.db import api as db
+from nova import exception
 from nova.servicegroup.drivers.lease import etcd_members
 from nova.servicegroup.drivers.lease import redis_members
 
@@ -42,8 +43,13 @@ class LeaseDriver:
     def hosts_up(self, services):
         """The hosts among ``services`` ({host: service row}) whose
         membership the backend holds and that are not forced down."""
-        return {host for host in self._members.up(services)
-                if not services[host]['forced_down']}
+        def not_forced_down(hosts):
+            return {host for host in hosts if not services[host]['forced_down']}
+        try:
+            return not_forced_down(self._members.up(services))
+        except exception.ServiceGroupUnavailable as exc:
+            raise exception.ServiceGroupUnavailable(
+                exc.message, hosts_up=not_forced_down(exc.hosts_up)) from exc
 
     def all_hosts_up(self):
         """Every host whose membership the backend holds (the host_status

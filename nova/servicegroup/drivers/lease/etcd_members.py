@@ -149,18 +149,18 @@ class Members:
         """The hosts among ``hosts`` that are members of the current term;
         raises ServiceGroupUnavailable."""
         with self._vouched():
-            return {host for host in hosts if self._is_up(host)}
+            return self._up(hosts)
 
     def all_up(self):
         with self._vouched():
-            return {host for host in self._hosts if self._is_up(host)}
+            return self._up(self._hosts)
 
     def heartbeats(self, hosts):
         """{host: its last keepalive (UTC)} of the hosts among ``hosts`` that
         are up: now less the time etcd's lease has run since its last
         renewal (etcd keeps whole seconds), one request per host."""
         with self._vouched():
-            leases = {host: self._hosts[host][1] for host in hosts if self._is_up(host)}
+            leases = {host: self._hosts[host][1] for host in self._up(hosts)}
         now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
         futures = {host: self._pool.submit(self._client.post, '/lease/timetolive',
                                            {'ID': lease}) for host, lease in leases.items()}
@@ -174,16 +174,27 @@ class Members:
             beats[host] = now - datetime.timedelta(seconds=max(ran, 0))
         return beats
 
+    def _up(self, hosts):
+        """The members among ``hosts``; while members of an older term may
+        still re-confirm, raises ServiceGroupUnavailable naming those of the
+        current term as up."""
+        answers = {host: self._is_up(host) for host in hosts}
+        up = {host for host, alive in answers.items() if alive}
+        if None in answers.values():
+            raise exception.ServiceGroupUnavailable(
+                'liveness backend %s has a new raft term; members are re-confirming'
+                % self.backend, hosts_up=up)
+        return up
+
     def _is_up(self, host):
+        """True, False, or None while an older term's member may re-confirm."""
         member = self._hosts.get(host)
         if member is None:
             return False
         if member[0] >= self._term:
             return True
         if time.monotonic() - self._term_since < self.grace:
-            raise exception.ServiceGroupUnavailable(
-                'liveness backend %s has a new raft term; members are re-confirming'
-                % self.backend)
+            return None
         return False
 
     def _vouched(self):

@@ -118,12 +118,14 @@ class Members:
         since = values[0][0]
         beats = [beat for chunk in values for beat in chunk[1:]]
         now = seconds + micros / 1e6
+        held = {host: beat for host, beat in zip(hosts, beats) if beat is not None}
         if since is None or now - float(since) < self.report_interval + self.backend.timeout:
-            if len([beat for beat in beats if beat is not None]) < len(hosts):
+            if len(held) < len(hosts):
+                # the missing hosts are unknown; those it holds are up
                 raise exception.ServiceGroupUnavailable(
                     'liveness backend %s restarted empty less than a heartbeat ago'
-                    % self.backend)
-        return {host: beat for host, beat in zip(hosts, beats) if beat is not None}
+                    % self.backend, hosts_up=held)
+        return held
 
 
 def _utc(text):

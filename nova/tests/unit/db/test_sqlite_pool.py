@@ -33,7 +33,7 @@ class SQLitePoolTest(testtools.TestCase):
             self.statements = []
             with engine.reader() as conn:
                 self.assertEqual(1, conn.scalar(sa.text("SELECT 'abc' REGEXP 'b'")))
-                self.assertEqual(engine.SQLITE_BUSY_TIMEOUT_MS,
+                self.assertEqual(engine.SQLITE_BUSY_TIMEOUT * 1000,
                                  conn.scalar(sa.text('PRAGMA busy_timeout')))
                 self.assertEqual('wal', conn.scalar(sa.text('PRAGMA journal_mode')))
             # oslo.db's own BEGIN, once per transaction, pooled or not
