@@ -154,8 +154,8 @@ class WatcherTest(testtools.TestCase):
         with engine.reader() as conn:
             row = db.instance_get(conn, uuid)
         evacuations.start(row, ('active',), dest)
-        (migration,) = evacuations.to_run_on(dest)
-        self.assertTrue(evacuations.claim(migration))
+        (migration,) = [m for m in evacuations.of_host(dest) if m['dest_compute'] == dest]
+        self.assertTrue(evacuations.claim(migration, dest))
         self.assertTrue(evacuations.finish(migration, dest, task_state=None))
 
     def test_an_evacuated_server_is_told_once_that_it_reads_its_new_host(self):
