@@ -21,8 +21,6 @@ Used by nova/tests/functional/test_chaos.py (CI's seeds) and
 """
 import os
 import random
-import subprocess
-import sys
 import time
 
 import sqlalchemy
@@ -159,17 +157,7 @@ class History:
     def _restart(self, host=None):
         if self.killed:
             host = host or self.rng.choice(sorted(self.killed))
-            config = []
-            for name in ('nova.conf', 'flags.conf', 'extra.conf'):
-                path = os.path.join(self.nova.data_dir, name)
-                if os.path.exists(path):     # extra.conf: another database
-                    config += ['--config-file', path]
-            log = open(os.path.join(self.nova.data_dir, 'logs',
-                                    'chaos-%s.log' % host), 'ab')
-            self.restarted[host] = subprocess.Popen(
-                [sys.executable, '-m', 'nova.cmd.compute', '--host', host] + config,
-                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-            log.close()
+            self.nova.start_compute(host)
             self.killed.discard(host)
             self._disturb(host)
 
@@ -312,12 +300,6 @@ class History:
         for host in sorted(self.frozen):
             self._thaw(host)
         self.db.dispose()
-
-
-def stop_restarted(nova):
-    """Stop the computes histories started on ``nova`` (after the last)."""
-    for process in nova.restarted_computes.values():
-        func.terminate(process)
 
 
 # the all-in-one histories run on: four hosts, short liveness

@@ -256,6 +256,28 @@ class AllInOne(fixtures.Fixture):
 
     # ------------------------------------------------------------ processes
 
+    def start_compute(self, host):
+        """Start ``host``'s nova-compute again (after a kill: the all-in-one
+        never restarts one), on the all-in-one's own configuration; it is
+        compute_process(host) from now on, and stopped at cleanup."""
+        config = []
+        for name in ('nova.conf', 'flags.conf', 'extra.conf'):
+            path = os.path.join(self.data_dir, name)
+            if os.path.exists(path):     # extra.conf: extra_config, if any
+                config += ['--config-file', path]
+        with open(os.path.join(self.data_dir, 'logs', 'restarted-%s.log' % host), 'ab') as log:
+            process = subprocess.Popen(
+                [sys.executable, '-m', 'nova.cmd.compute', '--host', host] + config,
+                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        if not self.restarted_computes:
+            self.addCleanup(self._stop_restarted_computes)
+        self.restarted_computes[host] = process
+        return process
+
+    def _stop_restarted_computes(self):
+        for process in self.restarted_computes.values():
+            terminate(process)
+
     def compute_process(self, host):
         if host in self.restarted_computes:
             return psutil.Process(self.restarted_computes[host].pid)

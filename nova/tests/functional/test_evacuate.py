@@ -2,9 +2,6 @@
 that is frozen (SIGSTOP) or stopped while its servers are evacuated, then
 thawed (SIGCONT) or started again, destroys its copies and never writes to
 them; each server exists once, on its new host, in its former state."""
-import os
-import subprocess
-import sys
 
 import testtools
 
@@ -124,7 +121,7 @@ class EvacuateFlowTest(func.SharedAllInOneTestCase):
         self._evacuate_all(expected, 'host-2')
         for uuid in expected:
             self.assertEqual(2, len(self._hypervisors_running(uuid)))
-        restarted = self._start_compute('host-2')
+        restarted = nova.start_compute('host-2')
         # left failed, as the class says: once its restarted compute is
         # stopped, host-2 would read up for service_down_time and could be
         # picked as a later test's destination
@@ -135,18 +132,6 @@ class EvacuateFlowTest(func.SharedAllInOneTestCase):
         self.assertIsNone(restarted.poll())
         self._assert_once_on_the_new_host(expected)
         self._assert_told_it_moved(expected, 'UNKNOWN')
-
-    def _start_compute(self, host):
-        config = []
-        for name in ('nova.conf', 'flags.conf'):
-            config += ['--config-file', os.path.join(self.nova.data_dir, name)]
-        log = open(os.path.join(self.nova.data_dir, 'logs', 'restarted-%s.log' % host), 'ab')
-        self.addCleanup(log.close)
-        process = subprocess.Popen([sys.executable, '-m', 'nova.cmd.compute', '--host', host]
-                                   + config, stdout=log, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
-        self.addCleanup(func.terminate, process)
-        return process
 
     @testtools.skipUnless(avr.max_version().at_least(avr.EVACUATE_FORCE),
                           'the maximum microversion is below %s' % avr.EVACUATE_FORCE)
