@@ -6,11 +6,14 @@ chaos.py) against one all-in-one, until ``--seconds`` have passed.
 
 Prints one line per history (seed, steps, faults, result) and a last line
 with histories run, faults injected and violations of I1-I5 found. A
-violation does not stop the soak: the next history starts on a fresh
-all-in-one.
+violation does not stop the soak: the all-in-one's logs are kept (the
+path is printed) and the next history starts on a fresh all-in-one.
 """
 import argparse
 import json
+import os
+import shutil
+import tempfile
 import time
 
 import fixtures
@@ -46,6 +49,10 @@ def main(argv=None):
                     history.seed, args.steps, history.faults, result), flush=True)
                 if result != 'ok':
                     violations += 1
+                    kept = tempfile.mkdtemp(prefix='chaos-seed%d-' % history.seed)
+                    shutil.copytree(os.path.join(nova.data_dir, 'logs'),
+                                    os.path.join(kept, 'logs'))
+                    print('  logs kept in %s' % kept, flush=True)
                     break
     print(json.dumps({'histories': runs, 'faults': faults, 'violations': violations}))
 

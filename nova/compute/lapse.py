@@ -62,8 +62,13 @@ class LapseGuard:
             return self._changed.wait_for(lambda: not self._lapse_pending(), timeout)
 
     def beaten(self):
+        """A beat landed. The first after a lapse, or one that took so long
+        to land that the host may have been seen down before it did (a
+        backend or database that was slow to take it), asks for a sweep
+        after it: until it landed the API could delete locally."""
         with self._changed:
             now = time.monotonic()
-            if self._last_beat is None or self._gap_after == self._last_beat:
+            if (self._last_beat is None or self._gap_after == self._last_beat
+                    or now - self._last_beat > self.max_gap):
                 self._back_at = now
             self._last_beat = now

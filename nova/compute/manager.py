@@ -199,9 +199,10 @@ class ComputeManager:
         if self.stop_event.is_set():
             return      # still pre-migrating to this host: the next run finishes it
         stopped = migration['old_vm_state'] == 'stopped'
-        if evacuations.finish(migration, self.host, vm_state='active',
-                              task_state='powering-off' if stopped else None,
-                              power_state=power_state, launched_at=db_now()):
+        if evacuations.finish(migration, self.host,
+                              rebuilt=dict(power_state=power_state, launched_at=db_now()),
+                              settled=dict(vm_state='active',
+                                           task_state='powering-off' if stopped else None)):
             LOG.info('rebuilt %s, evacuated from %s', uuid, migration['source_compute'])
         else:
             self.driver.destroy(uuid)

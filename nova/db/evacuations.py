@@ -124,19 +124,26 @@ def claim(migration, host):
     return moved
 
 
-def finish(migration, host, **values):
-    """The server runs on ``host``: ``values`` set and the migration
-    ``done``, in one transaction, while this migration is still the
-    server's open one and the server is still here. Otherwise (superseded,
-    deleted) nothing changes and False is returned: the copy here must go."""
+def finish(migration, host, rebuilt, settled):
+    """The server runs on ``host``: the migration ``done`` and ``rebuilt``
+    set (power state, launch time), in one transaction, while this
+    migration is still the server's open one and the server is still here;
+    ``settled`` (vm_state, task_state) only while it is still rebuilding,
+    so a task asked since (a delete, a stop after a reset) is kept for this
+    host to carry out. Otherwise (superseded, deleted) nothing changes and
+    False is returned: the copy here must go."""
     with engine.writer() as conn:
         if not _end(conn, migration['id'], ('pre-migrating',), 'done'):
             return False
+        here = sa.and_(instances.c.uuid == migration['instance_uuid'],
+                       instances.c.deleted == 0, instances.c.host == host)
         moved = conn.execute(
-            sa.update(instances)
-            .where(instances.c.uuid == migration['instance_uuid'],
-                   instances.c.deleted == 0, instances.c.host == host)
-            .values(updated_at=db_now(), **values)).rowcount == 1
+            sa.update(instances).where(here, instances.c.task_state == REBUILDING)
+            .values(updated_at=db_now(), **rebuilt, **settled)).rowcount == 1
+        if not moved:
+            moved = conn.execute(
+                sa.update(instances).where(here)
+                .values(updated_at=db_now(), **rebuilt)).rowcount == 1
         if not moved:
             _end(conn, migration['id'], ('done',), 'failed')
     return moved

@@ -156,7 +156,8 @@ class WatcherTest(testtools.TestCase):
         evacuations.start(row, ('active',), dest)
         (migration,) = [m for m in evacuations.of_host(dest) if m['dest_compute'] == dest]
         self.assertTrue(evacuations.claim(migration, dest))
-        self.assertTrue(evacuations.finish(migration, dest, task_state=None))
+        self.assertTrue(evacuations.finish(migration, dest, {'power_state': 1},
+                                           {'task_state': None}))
 
     def test_an_evacuated_server_is_told_once_that_it_reads_its_new_host(self):
         nova_fixtures.add_service('host-1')

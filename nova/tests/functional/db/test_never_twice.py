@@ -237,6 +237,25 @@ class _NeverTwiceTests:
         self.assertEqual([], self.running(uuid))
         self.assertEqual(['failed'], [m['status'] for m in evacuations.for_instance(uuid)])
 
+    def test_a_delete_during_the_rebuild_is_carried_out_not_lost(self):
+        uuid = self.server_on_src()
+        self.force('h-src', True)
+        self.action(uuid, {'evacuate': {'host': 'h-b'}})
+        destination = self.compute('h-b')
+        spawn = destination.driver.spawn
+
+        def spawn_while_deleted(uuid_, stop_event):
+            # claimed: the server is on h-b, which is up, so the compute deletes
+            self.assertEqual(204, self.api.request('DELETE', '/v2.1/servers/%s' % uuid_,
+                                                   token=MEMBER).status_int)
+            return spawn(uuid_, stop_event)
+        destination.driver.spawn = spawn_while_deleted
+        destination.poll_once()
+        destination.poll_once()
+        self.compute('h-src').poll_once()
+        self.assertEqual(404, self.api.request('GET', '/v2.1/servers/%s' % uuid).status_int)
+        self.assertEqual([], self.running(uuid))
+
     # ------------------------------------------------------------ F5
 
     def test_f5_a_host_name_in_another_case_is_the_service_s_own_name(self):
@@ -272,7 +291,8 @@ class _NeverTwiceTests:
         self.assertTrue(evacuations.claim(first, 'h-b'))
         self.force('h-b', True)
         self.action(uuid, {'evacuate': {'host': 'h-c'}})
-        self.assertFalse(evacuations.finish(first, 'h-b', task_state=None))
+        self.assertFalse(evacuations.finish(first, 'h-b', {'power_state': 1},
+                                            {'task_state': None}))
         with engine.reader() as conn:
             row = db.instance_get(conn, uuid)
         self.assertEqual(('h-b', 'rebuilding'), (row['host'], row['task_state']))
