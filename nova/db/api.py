@@ -1,6 +1,7 @@
 """Query functions. Rows come back as SQLAlchemy Row mappings (no ORM
 entities): the hot paths turn them straight into response dicts."""
 import functools
+import json
 import operator
 import uuid as uuidlib
 
@@ -430,11 +431,13 @@ def instances_create(rows, tags=()):
             conn.execute(sa.insert(instance_tags), tag_rows)
 
 
-def flavor_copy(flavor):
-    """The columns of a new server that keep its flavor (a flavors row)."""
+def flavor_copy(flavor, extra_specs=None):
+    """The columns of a new server that keep its flavor (a flavors row)
+    and the flavor's extra specs ({key: value})."""
     return {'flavor_name': flavor['name'], 'memory_mb': flavor['memory_mb'],
             'vcpus': flavor['vcpus'], 'root_gb': flavor['root_gb'],
-            'ephemeral_gb': flavor['ephemeral_gb'], 'swap': flavor['swap']}
+            'ephemeral_gb': flavor['ephemeral_gb'], 'swap': flavor['swap'],
+            'flavor_extra_specs': json.dumps(extra_specs) if extra_specs else None}
 
 
 # ------------------------------------------------------------------- tags

@@ -26,7 +26,8 @@ _DETAIL_COLUMNS = operator.itemgetter(
     'access_ip_v4', 'access_ip_v6')
 # the server's copy of its flavor (2.47 embeds it)
 _FLAVOR_COPY = operator.itemgetter(
-    'flavor_name', 'vcpus', 'memory_mb', 'root_gb', 'ephemeral_gb', 'swap')
+    'flavor_name', 'vcpus', 'memory_mb', 'root_gb', 'ephemeral_gb', 'swap',
+    'flavor_extra_specs')
 
 
 class _PerRequest(dict):
@@ -44,13 +45,14 @@ class _PerRequest(dict):
 def _embedded_flavor(copy, with_extra_specs):
     """The flavor a server keeps (2.47); {} when it has none, as Nova
     answers for a server whose flavor is gone."""
-    name, vcpus, ram, disk, ephemeral, swap = copy
+    name, vcpus, ram, disk, ephemeral, swap, extra_specs = copy
     if name is None:
         return {}
     flavor = {'vcpus': vcpus, 'ram': ram, 'disk': disk, 'ephemeral': ephemeral,
               'swap': swap, 'original_name': name}
     if with_extra_specs:
-        flavor['extra_specs'] = {}     # flavors here carry no extra specs
+        # the flavor's extra specs when the server was created (JSON text)
+        flavor['extra_specs'] = json.loads(extra_specs) if extra_specs else {}
     return flavor
 
 
