@@ -1,6 +1,6 @@
 """Host aggregates and their availability-zone rules, as Nova applies
-them. Every change runs in one transaction: its checks and its writes see
-one state, and a refused request changes nothing (Nova renames before it
+them. Every change runs in one transaction that takes the aggregate's row
+first (db.lock): its checks and its writes see one state, and a refused request changes nothing (Nova renames before it
 judges the zone of an update; here a refused update renames nothing).
 
 The rules: an aggregate's zone is its ``availability_zone`` metadata key,
@@ -33,6 +33,13 @@ def get(aggregate_id):
         return _get(conn, aggregate_id)
 
 
+def _locked(conn, aggregate_id):
+    """The aggregate, its row taken for the transaction (db.lock)."""
+    if not db.lock(conn, aggregate_id):
+        raise exception.AggregateNotFound(aggregate_id=aggregate_id)
+    return db.get(conn, aggregate_id)
+
+
 def _get(conn, aggregate_id):
     aggregate = db.get(conn, aggregate_id)
     if aggregate is None:
@@ -51,7 +58,7 @@ def update(aggregate_id, values):
     availability_zone). A zone change answers with the time of the change
     as ``updated_at``, as Nova does, though only a rename stores one."""
     with engine.writer() as conn:
-        aggregate = _get(conn, aggregate_id)
+        aggregate = _locked(conn, aggregate_id)
         if 'name' in values:
             db.rename(conn, aggregate_id, values['name'])
         changed = None
@@ -68,7 +75,7 @@ def set_metadata(aggregate_id, metadata):
     """Set keys (a None value removes its key); answers with the time of
     the change as ``updated_at``, which Nova does not store."""
     with engine.writer() as conn:
-        aggregate = _get(conn, aggregate_id)
+        aggregate = _locked(conn, aggregate_id)
         if AZ_KEY in metadata:
             _check_zone(conn, aggregate, metadata[AZ_KEY], aggregate['hosts'],
                         exception.InvalidAggregateActionUpdateMeta, with_servers=True)
@@ -85,7 +92,7 @@ def _answer(conn, aggregate_id, changed_at):
 
 def delete(aggregate_id):
     with engine.writer() as conn:
-        aggregate = _get(conn, aggregate_id)
+        aggregate = _locked(conn, aggregate_id)
         if aggregate['hosts']:
             raise exception.InvalidAggregateActionDelete(
                 aggregate_id=aggregate_id, reason='Host aggregate is not empty')
@@ -94,9 +101,12 @@ def delete(aggregate_id):
 
 def add_host(aggregate_id, host):
     with engine.writer() as conn:
+        found = db.lock(conn, aggregate_id)
         if not _is_compute_host(conn, host):
             raise exception.ComputeHostNotFound(host=host)
-        aggregate = _get(conn, aggregate_id)
+        if not found:
+            raise exception.AggregateNotFound(aggregate_id=aggregate_id)
+        aggregate = db.get(conn, aggregate_id)
         zone = aggregate['metadata'].get(AZ_KEY)
         if zone is not None:
             _check_zone(conn, aggregate, zone, [host], exception.InvalidAggregateActionAdd)
@@ -114,11 +124,9 @@ def add_host(aggregate_id, host):
 def remove_host(aggregate_id, host):
     with engine.writer() as conn:
         not_removed = exception.AggregateHostNotRemoved(host=host, aggregate_id=aggregate_id)
-        if not _is_compute_host(conn, host):
+        if not db.lock(conn, aggregate_id) or not _is_compute_host(conn, host):
             raise not_removed
         aggregate = db.get(conn, aggregate_id)
-        if aggregate is None:
-            raise not_removed
         zone = aggregate['metadata'].get(AZ_KEY)
         servers = _servers_on(conn, host)
         if zone is not None and servers:

@@ -40,6 +40,18 @@ def _assemble(conn, rows):
     return [found[row['id']] for row in rows]
 
 
+def lock(conn, aggregate_id):
+    """Take the aggregate's row for this transaction (False when there is
+    none). Written first: concurrent changes of one aggregate run one after
+    the other, and on SQLite the transaction holds the write lock before it
+    reads (a read cannot be upgraded once another writer committed).
+    Rewrites an unchanged column: no trace, on any backend."""
+    if not -_INT64_MAX <= aggregate_id <= _INT64_MAX:
+        return False
+    return conn.execute(sa.update(aggregates).where(aggregates.c.id == aggregate_id)
+                        .values(name=aggregates.c.name)).rowcount == 1
+
+
 def get(conn, aggregate_id):
     """The aggregate with that id, or None."""
     if not -_INT64_MAX <= aggregate_id <= _INT64_MAX:
