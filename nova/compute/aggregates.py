@@ -1,7 +1,8 @@
 """Host aggregates and their availability-zone rules, as Nova applies
 them. Every change runs in one transaction that takes the aggregate's row
-first (db.lock): its checks and its writes see one state, and a refused request changes nothing (Nova renames before it
-judges the zone of an update; here a refused update renames nothing).
+first (db.lock): its checks and its writes see one state, and a refused
+request changes nothing (Nova renames before it judges the zone of an
+update; here a refused update renames nothing).
 
 The rules: an aggregate's zone is its ``availability_zone`` metadata key,
 never empty; a host belongs to one zone at most, so it joins a zoned

@@ -124,7 +124,7 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
     zone = CONF.default_availability_zone
     if availability_zone not in (None, zone):
         raise exception.AvailabilityZoneNotAvailable()
-    hosts = scheduler.select_hosts(count)
+    hosts = scheduler.select_hosts(count, extra_specs)
     reservation_id = _reservation_id()
     rows = []
     for index in range(count):

@@ -1,6 +1,8 @@
 """Flavor extra specs: read by anyone who may read the flavor, written by
 admins (policy decides in the API). Values are kept as text; a number
 given is kept as its text, as Nova does."""
+import json
+
 from nova.db import api as db_api
 from nova.db import engine
 from nova.db import flavor_extra_specs as db
@@ -45,3 +47,8 @@ def for_flavors(flavors):
 def for_flavor(flavor):
     """One flavor row's extra specs."""
     return for_flavors([flavor])[flavor['id']]
+
+
+def from_copy(text):
+    """The extra specs a server kept of its flavor (instances.flavor_extra_specs)."""
+    return json.loads(text) if text else {}

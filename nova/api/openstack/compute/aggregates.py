@@ -12,7 +12,6 @@ from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import common
 from nova.api.openstack import faults
 from nova.api.openstack import validation
-from nova.api.openstack import wsgi
 from nova.api.openstack.compute.schemas import aggregates as schema
 from nova.compute import aggregates as compute
 from nova.policies import aggregates as policies

@@ -12,6 +12,7 @@ import operator
 from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import common
 from nova.api.openstack.compute import server_access
+from nova.compute import flavor_extra_specs
 from nova.compute import host_status as hs
 from nova.compute.host_id import host_id
 
@@ -52,7 +53,7 @@ def _embedded_flavor(copy, with_extra_specs):
               'swap': swap, 'original_name': name}
     if with_extra_specs:
         # the flavor's extra specs when the server was created (JSON text)
-        flavor['extra_specs'] = json.loads(extra_specs) if extra_specs else {}
+        flavor['extra_specs'] = flavor_extra_specs.from_copy(extra_specs)
     return flavor
 
 
