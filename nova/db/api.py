@@ -676,6 +676,8 @@ def flavor_list(is_public=True, disabled=None, min_memory_mb=None, min_root_gb=N
 
 
 def flavor_get(flavorid):
+    if '\x00' in str(flavorid):
+        return None     # no flavor has it, and PostgreSQL cannot even bind it
     with engine.reader() as conn:
         return conn.execute(
             sa.select(flavors).where(flavors.c.flavorid == str(flavorid))).mappings().first()

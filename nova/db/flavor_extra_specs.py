@@ -47,6 +47,8 @@ def update(flavor_pk, values):
 
 def delete(flavor_pk, key):
     """True when the flavor had the key."""
+    if '\x00' in key:
+        return False    # no key has it, and PostgreSQL cannot even bind it
     with engine.writer() as conn:
         return conn.execute(sa.delete(specs).where(
             specs.c.flavor_id == flavor_pk, specs.c.key == key)).rowcount == 1

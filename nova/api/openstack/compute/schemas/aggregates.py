@@ -22,7 +22,7 @@ update = _wrapped('aggregate', {'name': _name_padded, 'availability_zone': _zone
                   anyOf=[{'required': ['name']}, {'required': ['availability_zone']}])
 add_host = _wrapped('add_host', {'host': types.fqdn}, ['host'])
 remove_host = _wrapped('remove_host', {'host': types.fqdn}, ['host'])
-set_metadata = _wrapped('set_metadata', {'metadata': types.metadata(['string', 'null'])},
+set_metadata = _wrapped('set_metadata', {'metadata': types.metadata(['string', 'null'], in_columns=True)},
                         ['metadata'])
 
 aggregate_id = {'type': 'integer'}

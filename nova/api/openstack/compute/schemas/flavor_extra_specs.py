@@ -3,7 +3,7 @@ Values may be given as numbers (kept as their text); answers to a read
 always carry text."""
 from nova.api.openstack.compute.schemas import parameter_types as types
 
-_specs = types.metadata(['string', 'number'])
+_specs = types.metadata(['string', 'number'], in_columns=True)
 create = {'type': 'object', 'properties': {'extra_specs': _specs},
           'required': ['extra_specs'], 'additionalProperties': False}
 # one key, the URL's

@@ -20,9 +20,13 @@ fqdn = {'type': 'string', 'pattern': '^[a-zA-Z0-9-._]*$', 'minLength': 1, 'maxLe
 METADATA_KEY = '^[a-zA-Z0-9-_:. ]{1,255}$'
 
 
-def metadata(value_types='string'):
+def metadata(value_types='string', in_columns=False):
     """Keys of METADATA_KEY's form, each value of ``value_types`` (at most
-    255 characters when text)."""
-    return {'type': 'object',
-            'patternProperties': {METADATA_KEY: {'type': value_types, 'maxLength': 255}},
+    255 characters when text). ``in_columns``: values kept in a text column
+    of their own refuse NUL, which PostgreSQL cannot store (Nova answers
+    500 there)."""
+    value = {'type': value_types, 'maxLength': 255}
+    if in_columns:
+        value['pattern'] = '^[^\x00]*$'
+    return {'type': 'object', 'patternProperties': {METADATA_KEY: value},
             'additionalProperties': False}
