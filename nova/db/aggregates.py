@@ -127,6 +127,11 @@ def destroy(conn, aggregate_id):
     conn.execute(sa.delete(aggregates).where(aggregates.c.id == aggregate_id))
 
 
+def forget_host(conn, host):
+    """Take a host out of every aggregate (its compute service is deleted)."""
+    conn.execute(sa.delete(aggregate_hosts).where(aggregate_hosts.c.host == host))
+
+
 def zones_of_hosts(conn, hosts):
     """[(aggregate id, availability zone)] of the aggregates holding any of
     ``hosts`` that name a zone, by aggregate id."""

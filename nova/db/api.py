@@ -10,6 +10,7 @@ from oslo_db import exception as db_exc
 
 import nova.conf
 from nova import exception
+from nova.db import aggregates
 from nova.db import engine
 from nova.db import evacuations
 from nova.db import host_status_events as events
@@ -151,6 +152,9 @@ def service_destroy(service_id):
         if deleted:
             if host is not None and evacuations.open_involving(conn, host):
                 raise exception.ServiceHasMigrationsInProgress()
+            if host is not None:
+                # as Nova: a deleted compute leaves its aggregates
+                aggregates.forget_host(conn, host)
             return True
         # not deleted: gone already, or refused (read after the write, which
         # holds the lock: SQLite cannot upgrade a read to a write)

@@ -21,6 +21,7 @@ import sqlalchemy as sa
 
 from nova.api.openstack import api_version_request as avr
 from nova.db import engine
+from nova.db import migration
 from nova.db import models
 from nova.tests import fixtures as nova_fixtures
 from nova.tests.functional import json_diff
@@ -41,9 +42,12 @@ def _in_capture_order():
 
 
 class _Replay:
+    # a new database per test: the replay expects ids from 1
+    FRESH_DATABASE = True
 
     def setUp(self):
         super().setUp()
+        migration.db_sync()
         self.policy = self.useFixture(nova_fixtures.Policy())
         self.api = nova_fixtures.API()
         for host in ('h-up', 'h-spare1', 'h-spare2', 'h-spare3'):
@@ -97,6 +101,20 @@ class _Replay:
                 ('GET', '/v2.1/flavors/a%00b/os-extra_specs', None, 404)):
             resp = self.api.request(method, url, body=body)
             self.assertEqual(status, resp.status_int, (url, resp.body))
+
+    def test_a_deleted_compute_leaves_its_aggregates(self):
+        agg = self.api.request('POST', '/v2.1/os-aggregates',
+                               body={'aggregate': {'name': 'agg-del'}}).json['aggregate']['id']
+        path = '/v2.1/os-aggregates/%d' % agg
+        self.assertEqual(200, self.api.request('POST', path + '/action', body={
+            'add_host': {'host': 'h-spare3'}}).status_int)
+        services = self.api.request('GET', '/v2.1/os-services?host=h-spare3',
+                                    version='2.53').json['services']
+        resp = self.api.request('DELETE', '/v2.1/os-services/' + services[0]['id'],
+                                version='2.53')
+        self.assertEqual(204, resp.status_int, resp.body)
+        self.assertEqual([], self.api.request('GET', path).json['aggregate']['hosts'])
+        self.assertEqual(200, self.api.request('DELETE', path).status_int)
 
     def test_captures_in_order(self):
         names = _in_capture_order()
