@@ -143,13 +143,15 @@ def service_destroy(service_id):
                                       instances.c.deleted == 0)
     live = sa.and_(services.c.id == service_id, services.c.deleted == 0)
     with engine.writer() as conn:
-        host = conn.scalar(sa.select(services.c.host).where(
-            live, services.c.binary == COMPUTE_BINARY))
+        # the write first: SQLite cannot upgrade a read to a write once
+        # another writer (a heartbeat) committed ("database is locked")
         deleted = conn.execute(
             sa.update(services)
             .where(live, sa.not_(sa.and_(services.c.binary == COMPUTE_BINARY, hosts_servers)))
             .values(deleted=services.c.id, deleted_at=db_now(), updated_at=db_now())).rowcount
         if deleted:
+            host = conn.scalar(sa.select(services.c.host).where(
+                services.c.id == service_id, services.c.binary == COMPUTE_BINARY))
             if host is not None and evacuations.open_involving(conn, host):
                 raise exception.ServiceHasMigrationsInProgress()
             if host is not None:
