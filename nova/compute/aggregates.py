@@ -103,6 +103,7 @@ def delete(aggregate_id):
 def add_host(aggregate_id, host):
     with engine.writer() as conn:
         found = db.lock(conn, aggregate_id)
+        db.lock_host(conn, host)
         if not _is_compute_host(conn, host):
             raise exception.ComputeHostNotFound(host=host)
         if not found:
@@ -160,7 +161,9 @@ def _check_zone(conn, aggregate, zone, hosts, error, with_servers=False):
 
 
 def _is_compute_host(conn, host):
-    return bool(db_api.services_with_liveness(conn, host=host, binary=db_api.COMPUTE_BINARY))
+    # exactly: MariaDB/MySQL would match 'HOST-1' to host-1 (Nova checks too)
+    return any(row['host'] == host for row in db_api.services_with_liveness(
+        conn, host=host, binary=db_api.COMPUTE_BINARY))
 
 
 def _servers_on(conn, host):

@@ -8,7 +8,8 @@ from oslo_db import exception as db_exc
 
 from nova import exception
 from nova.db.dbtime import db_now
-from nova.db.models import aggregate_hosts, aggregate_metadata, aggregates
+from nova.db.models import COMPUTE_BINARY
+from nova.db.models import aggregate_hosts, aggregate_metadata, aggregates, services
 
 AZ_KEY = 'availability_zone'
 _INT64_MAX = 2 ** 63 - 1
@@ -50,6 +51,15 @@ def lock(conn, aggregate_id):
         return False
     return conn.execute(sa.update(aggregates).where(aggregates.c.id == aggregate_id)
                         .values(name=aggregates.c.name)).rowcount == 1
+
+
+def lock_host(conn, host):
+    """Take the host's live compute service row for this transaction: two
+    requests putting one host in two aggregates run one after the other,
+    so the second sees the first's zone."""
+    conn.execute(sa.update(services).where(
+        services.c.host == host, services.c.binary == COMPUTE_BINARY,
+        services.c.deleted == 0).values(host=services.c.host))
 
 
 def get(conn, aggregate_id):

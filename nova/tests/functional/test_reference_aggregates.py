@@ -116,6 +116,13 @@ class _Replay:
         self.assertEqual([], self.api.request('GET', path).json['aggregate']['hosts'])
         self.assertEqual(200, self.api.request('DELETE', path).status_int)
 
+    def test_host_names_are_exact_on_every_backend(self):
+        agg = self.api.request('POST', '/v2.1/os-aggregates',
+                               body={'aggregate': {'name': 'agg-case'}}).json['aggregate']['id']
+        resp = self.api.request('POST', '/v2.1/os-aggregates/%d/action' % agg,
+                                body={'add_host': {'host': 'H-SPARE1'}})
+        self.assertEqual(404, resp.status_int, resp.body)
+
     def test_captures_in_order(self):
         names = _in_capture_order()
         self.assertGreater(len(names), 70)
@@ -134,4 +141,39 @@ class ReferenceAggregatesMySQLTest(_Replay, backends.BackendTestCase):
 
 
 class ReferenceAggregatesPostgreSQLTest(_Replay, backends.BackendTestCase):
+    BACKEND = 'postgresql'
+
+
+class ConcurrentZonesTest(backends.BackendTestCase):
+    """One host put into two aggregates of different zones at once, over
+    and over, by two threads: it ends in one of them, never in both."""
+    BACKEND = 'mysql'
+
+    def test_a_host_never_lands_in_two_zones(self):
+        import threading
+        self.useFixture(nova_fixtures.Policy())
+        api = nova_fixtures.API()
+        for round_ in range(10):
+            host = 'h-race-%d' % round_
+            nova_fixtures.add_service(host)
+            ids = [api.request('POST', '/v2.1/os-aggregates', body={'aggregate': {
+                'name': 'race-%d-%s' % (round_, zone), 'availability_zone': zone}}
+            ).json['aggregate']['id'] for zone in ('az-1', 'az-2')]
+            statuses = []
+            barrier = threading.Barrier(2)
+
+            def add(aggregate_id, host=host, barrier=barrier, statuses=statuses):
+                barrier.wait()
+                statuses.append(api.request(
+                    'POST', '/v2.1/os-aggregates/%d/action' % aggregate_id,
+                    body={'add_host': {'host': host}}).status_int)
+            threads = [threading.Thread(target=add, args=(i,)) for i in ids]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            self.assertEqual([200, 409], sorted(statuses), round_)
+
+
+class ConcurrentZonesPostgreSQLTest(ConcurrentZonesTest):
     BACKEND = 'postgresql'
