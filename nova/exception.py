@@ -163,3 +163,46 @@ class ForceUpWithOpenEvacuations(Invalid):
     msg_fmt = ('Unable to force up host %(host)s as evacuation migration records that are '
                'still in progress remain associated with the host. Wait for them to end, '
                'or reset the state of their servers, before retrying this request.')
+
+
+class FlavorExtraSpecsNotFound(NotFound):
+    msg_fmt = 'Flavor %(flavor_id)s has no extra specs with key %(extra_specs_key)s.'
+
+
+class AggregateNotFound(NotFound):
+    msg_fmt = 'Aggregate %(aggregate_id)s could not be found.'
+
+
+class AggregateNameExists(Conflict):
+    msg_fmt = 'Aggregate %(aggregate_name)s already exists.'
+
+
+class AggregateHostExists(Conflict):
+    msg_fmt = 'Aggregate %(aggregate_id)s already has host %(host)s.'
+
+
+class AggregateHostNotRemoved(NotFound):
+    """The host, the aggregate, or the host in the aggregate is not there:
+    Nova answers each alike."""
+    msg_fmt = 'Cannot remove host %(host)s in aggregate %(aggregate_id)s'
+
+
+class InvalidAggregateActionAdd(Conflict):
+    msg_fmt = 'Cannot add host to aggregate %(aggregate_id)s. Reason: %(reason)s.'
+
+
+class InvalidAggregateActionDelete(Invalid):
+    msg_fmt = 'Cannot remove host from aggregate %(aggregate_id)s. Reason: %(reason)s.'
+
+
+class InvalidAggregateActionRemoveHost(Conflict):
+    """A host's removal refused: Nova words it as a delete's, answers 409."""
+    msg_fmt = InvalidAggregateActionDelete.msg_fmt
+
+
+class InvalidAggregateActionUpdate(Invalid):
+    msg_fmt = 'Cannot update aggregate %(aggregate_id)s. Reason: %(reason)s.'
+
+
+class InvalidAggregateActionUpdateMeta(Invalid):
+    msg_fmt = 'Cannot update metadata of aggregate %(aggregate_id)s. Reason: %(reason)s.'

@@ -9,6 +9,7 @@ clears it (nova/compute/manager.py).
 import logging
 
 from nova.compute import api as compute
+from nova.compute import flavor_extra_specs
 from nova.compute import scheduler
 from nova.db import api as db
 from nova.db import evacuations
@@ -152,7 +153,9 @@ def evacuate(context, row, host=None, force=None):
     if host and force is not False:
         destination = host
     else:
-        destination = scheduler.select_evacuation_host(source, requested=host)
+        destination = scheduler.select_evacuation_host(
+            source, requested=host,
+            extra_specs=flavor_extra_specs.from_copy(row['flavor_extra_specs']))
     migration = evacuations.start(row, EVACUATE_FROM, destination,
                                   source_forced_down=services[0]['forced_down'])
     if migration is None:

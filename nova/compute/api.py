@@ -8,6 +8,7 @@ import uuid as uuidlib
 
 import nova.conf
 from nova.compute import access_ips
+from nova.compute import flavor_extra_specs
 from nova.compute import host_status
 from nova.compute import scheduler
 from nova.db import api as db
@@ -120,10 +121,12 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
     flavor = db.flavor_get(flavor_id)
     if flavor is None:
         raise exception.FlavorNotFound(flavor_id=flavor_id)
+    # the server keeps the flavor as it is now, extra specs too (2.47)
+    extra_specs = flavor_extra_specs.for_flavor(flavor)
     zone = CONF.default_availability_zone
     if availability_zone not in (None, zone):
         raise exception.AvailabilityZoneNotAvailable()
-    hosts = scheduler.select_hosts(count)
+    hosts = scheduler.select_hosts(count, extra_specs)
     reservation_id = _reservation_id()
     rows = []
     for index in range(count):
@@ -135,7 +138,8 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
             reservation_id=reservation_id, launch_index=index,
             metadata=json.dumps(metadata or {}),
             security_groups=json.dumps(security_groups) if security_groups else None,
-            power_state=POWER_NOSTATE, progress=0, **db.flavor_copy(flavor),
+            power_state=POWER_NOSTATE, progress=0,
+            **db.flavor_copy(flavor, extra_specs),
             **access_ips.normalized(attributes))
         if hosts:
             row.update(host=hosts[index], node=hosts[index], availability_zone=zone,

@@ -1,9 +1,13 @@
-"""Picks hosts for new servers: enabled, not forced down, up; least loaded
-first; a host whose maintenance window starts within [scheduler]
-maintenance_lookahead only when no other host is valid."""
+"""Picks hosts for new servers: enabled, not forced down, up, and meeting
+the flavor's extra specs when [filter_scheduler] enabled_filters names
+AggregateInstanceExtraSpecsFilter; least loaded first; a host whose
+maintenance window starts within [scheduler] maintenance_lookahead only
+when no other host is valid."""
 import logging
 
 import nova.conf
+from nova.compute import aggregate_filter
+from nova.db import aggregates
 from nova.db import api as db
 from nova.db import engine
 from nova.db import host_maintenance
@@ -14,22 +18,34 @@ CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
 
-def select_hosts(count):
-    """``count`` hosts (repeats allowed), or None when no host is valid
-    (liveness that cannot be read makes no host valid)."""
-    return _pick(count)
+def select_hosts(count, extra_specs=None):
+    """``count`` hosts (repeats allowed) for servers of a flavor with
+    ``extra_specs``, or None when no host is valid (liveness that cannot be
+    read makes no host valid)."""
+    return _pick(count, extra_specs=extra_specs)
 
 
-def select_evacuation_host(source, requested=None):
+def select_evacuation_host(source, requested=None, extra_specs=None):
     """A host to rebuild a server of ``source`` on, or None: an UP,
     enabled host other than the source, least loaded first; with
     ``requested``, that host if it is one of those (Nova's scheduler
     checking a destination that is not forced)."""
-    picks = _pick(1, exclude=source, only=requested)
+    picks = _pick(1, exclude=source, only=requested, extra_specs=extra_specs)
     return picks[0] if picks else None
 
 
-def _pick(count, exclude=None, only=None):
+def _by_aggregates(conn, hosts, extra_specs):
+    """The hosts the aggregate filter lets through (all when it is off)."""
+    if aggregate_filter.NAME not in CONF.filter_scheduler.enabled_filters:
+        return hosts
+    wanted = aggregate_filter.requirements(extra_specs or {})
+    if not wanted:
+        return hosts
+    metadata = aggregates.metadata_of_hosts(conn, hosts)
+    return [h for h in hosts if aggregate_filter.passes(metadata[h], wanted)]
+
+
+def _pick(count, exclude=None, only=None, extra_specs=None):
     with engine.reader() as conn:
         services = db.services_with_liveness(conn, binary=db.COMPUTE_BINARY)
         enabled = {s['host']: s for s in services
@@ -40,6 +56,7 @@ def _pick(count, exclude=None, only=None):
         except exception.ServiceGroupUnavailable as exc:
             LOG.warning('no host chosen, liveness unavailable: %s', exc)
             return None
+        candidates = _by_aggregates(conn, candidates, extra_specs)
         if not candidates:
             return None
         soon = host_maintenance.hosts_starting_within(

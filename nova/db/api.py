@@ -1,6 +1,7 @@
 """Query functions. Rows come back as SQLAlchemy Row mappings (no ORM
 entities): the hot paths turn them straight into response dicts."""
 import functools
+import json
 import operator
 import uuid as uuidlib
 
@@ -9,6 +10,7 @@ from oslo_db import exception as db_exc
 
 import nova.conf
 from nova import exception
+from nova.db import aggregates
 from nova.db import engine
 from nova.db import evacuations
 from nova.db import host_status_events as events
@@ -151,6 +153,9 @@ def service_destroy(service_id):
                 services.c.id == service_id, services.c.binary == COMPUTE_BINARY))
             if host is not None and evacuations.open_involving(conn, host):
                 raise exception.ServiceHasMigrationsInProgress()
+            if host is not None:
+                # as Nova: a deleted compute leaves its aggregates
+                aggregates.forget_host(conn, host)
             return True
         # not deleted: gone already, or refused (read after the write, which
         # holds the lock: SQLite cannot upgrade a read to a write)
@@ -431,11 +436,13 @@ def instances_create(rows, tags=()):
             conn.execute(sa.insert(instance_tags), tag_rows)
 
 
-def flavor_copy(flavor):
-    """The columns of a new server that keep its flavor (a flavors row)."""
+def flavor_copy(flavor, extra_specs=None):
+    """The columns of a new server that keep its flavor (a flavors row)
+    and the flavor's extra specs ({key: value})."""
     return {'flavor_name': flavor['name'], 'memory_mb': flavor['memory_mb'],
             'vcpus': flavor['vcpus'], 'root_gb': flavor['root_gb'],
-            'ephemeral_gb': flavor['ephemeral_gb'], 'swap': flavor['swap']}
+            'ephemeral_gb': flavor['ephemeral_gb'], 'swap': flavor['swap'],
+            'flavor_extra_specs': json.dumps(extra_specs) if extra_specs else None}
 
 
 # ------------------------------------------------------------------- tags
@@ -674,6 +681,8 @@ def flavor_list(is_public=True, disabled=None, min_memory_mb=None, min_root_gb=N
 
 
 def flavor_get(flavorid):
+    if '\x00' in str(flavorid):
+        return None     # no flavor has it, and PostgreSQL cannot even bind it
     with engine.reader() as conn:
         return conn.execute(
             sa.select(flavors).where(flavors.c.flavorid == str(flavorid))).mappings().first()

@@ -99,6 +99,8 @@ class Instance(_Timestamps, Base):
     root_gb = sa.Column(sa.Integer, nullable=True)
     ephemeral_gb = sa.Column(sa.Integer, nullable=True)
     swap = sa.Column(sa.Integer, nullable=True)
+    # the flavor's extra specs at create, as JSON text (NULL: none)
+    flavor_extra_specs = sa.Column(sa.Text, nullable=True)
 
 
 class InstanceTag(Base):
@@ -144,6 +146,70 @@ class Flavor(Base):
     rxtx_factor = sa.Column(sa.Float, nullable=False, default=1.0, server_default='1')
     is_public = sa.Column(sa.Boolean, nullable=False, default=True, server_default=sa.true())
     disabled = sa.Column(sa.Boolean, nullable=False, default=False, server_default=sa.false())
+
+
+class FlavorExtraSpec(Base):
+    """One key of a flavor's extra specs (/flavors/{id}/os-extra_specs);
+    goes with its flavor."""
+    __tablename__ = 'flavor_extra_specs'
+    __table_args__ = (
+        sa.UniqueConstraint('flavor_id', 'key', name='uniq_flavor_extra_specs0flavor_id0key'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    flavor_id = sa.Column(sa.Integer, sa.ForeignKey('flavors.id', ondelete='CASCADE'),
+                          nullable=False)
+    key = sa.Column(sa.String(255), nullable=False)
+    value = sa.Column(sa.String(255), nullable=False)
+
+
+class Aggregate(Base):
+    """A host aggregate (os-aggregates). Deleted for good, as Nova's API
+    database does, so a name is free again once its aggregate is gone."""
+    __tablename__ = 'aggregates'
+    __table_args__ = (
+        sa.UniqueConstraint('name', name='uniq_aggregates0name'),
+        sa.UniqueConstraint('uuid', name='uniq_aggregates0uuid'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=False)
+    created_at = sa.Column(Timestamp, nullable=False)
+    updated_at = sa.Column(Timestamp, nullable=True)
+
+
+class AggregateHost(Base):
+    """A host's membership of an aggregate; ``id`` keeps the order hosts
+    were added in."""
+    __tablename__ = 'aggregate_hosts'
+    __table_args__ = (
+        sa.UniqueConstraint('aggregate_id', 'host', name='uniq_aggregate_hosts0aggregate_id0host'),
+        # a host's aggregates (the availability-zone rules)
+        sa.Index('aggregate_hosts_host_idx', 'host'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    aggregate_id = sa.Column(sa.Integer, sa.ForeignKey('aggregates.id', ondelete='CASCADE'),
+                             nullable=False)
+    host = sa.Column(sa.String(255), nullable=False)
+
+
+class AggregateMetadata(Base):
+    """One key of an aggregate's metadata; ``availability_zone`` is the
+    aggregate's availability zone."""
+    __tablename__ = 'aggregate_metadata'
+    __table_args__ = (
+        sa.UniqueConstraint('aggregate_id', 'key', name='uniq_aggregate_metadata0aggregate_id0key'),
+        # the aggregates of an availability zone
+        sa.Index('aggregate_metadata_key_value_idx', 'key', 'value'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    aggregate_id = sa.Column(sa.Integer, sa.ForeignKey('aggregates.id', ondelete='CASCADE'),
+                             nullable=False)
+    key = sa.Column(sa.String(255), nullable=False)
+    value = sa.Column(sa.String(255), nullable=False)
 
 
 class Migration(_Timestamps, Base):
@@ -300,6 +366,10 @@ instances = Instance.__table__
 instance_faults = InstanceFault.__table__
 instance_tags = InstanceTag.__table__
 flavors = Flavor.__table__
+flavor_extra_specs = FlavorExtraSpec.__table__
+aggregates = Aggregate.__table__
+aggregate_hosts = AggregateHost.__table__
+aggregate_metadata = AggregateMetadata.__table__
 host_status_leases = HostStatusLease.__table__
 host_status_states = HostStatusState.__table__
 host_status_events = HostStatusEvent.__table__

@@ -1,7 +1,9 @@
 """Policy in code; ``oslopolicy-sample-generator --namespace nova`` reads it."""
 import itertools
 
+from nova.policies import aggregates
 from nova.policies import base
+from nova.policies import flavor_extra_specs
 from nova.policies import host_health
 from nova.policies import host_maintenance
 from nova.policies import host_status_events
@@ -15,4 +17,5 @@ def list_rules():
     return list(itertools.chain(base.list_rules(), servers.list_rules(),
                                 services.list_rules(), host_status_events.list_rules(),
                                 host_maintenance.list_rules(), host_health.list_rules(),
-                                server_tags.list_rules(), server_actions.list_rules()))
+                                server_tags.list_rules(), server_actions.list_rules(),
+                                aggregates.list_rules(), flavor_extra_specs.list_rules()))

@@ -39,7 +39,8 @@ accepted so that clients negotiating past it work):
 * 2.37 - server create requires ``networks``: ``auto``, ``none`` or a list,
   whose items no longer take a ``tag``.
 * 2.38 - an unknown ``status`` filter on the server lists is 400.
-* 2.39 - 2.41: not served (image metadata, usage, aggregates).
+* 2.39 - 2.40: not served (image metadata, usage).
+* 2.41 - aggregates carry ``uuid``.
 * 2.42 - ``networks`` items take a ``tag`` again.
 * 2.43 - 2.46: not served (os-hosts, network proxies, createImage, request id
   headers, which this service always sends).
@@ -69,6 +70,7 @@ EVACUATE_FORCE = '2.29'
 NETWORK_TAGS = '2.32'
 NETWORKS_REQUIRED = '2.37'
 STATUS_FILTER_STRICT = '2.38'
+AGGREGATE_UUID = '2.41'
 NETWORK_TAGS_RESTORED = '2.42'
 EMBEDDED_FLAVOR = '2.47'
 TAGS_ON_CREATE = '2.52'

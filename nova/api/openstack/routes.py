@@ -1,5 +1,7 @@
 """The route table: every path below /v2.1 (optionally /v2.1/{project_id})
 and the handler of each of its methods."""
+from nova.api.openstack.compute import aggregates
+from nova.api.openstack.compute import flavor_extra_specs
 from nova.api.openstack.compute import flavors
 from nova.api.openstack.compute import host_health
 from nova.api.openstack.compute import host_maintenance
@@ -17,6 +19,8 @@ def route_declarations():
     flavor = flavors.FlavorsController()
     window = host_maintenance.HostMaintenanceController()
     tags = server_tags.ServerTagsController()
+    specs = flavor_extra_specs.FlavorExtraSpecsController()
+    aggregate = aggregates.AggregatesController()
     return {
         '/servers': {'GET': server.index, 'POST': server.create},
         '/servers/detail': {'GET': server.detail},
@@ -33,6 +37,13 @@ def route_declarations():
         '/flavors': {'GET': flavor.index},
         '/flavors/detail': {'GET': flavor.detail},
         '/flavors/{flavor_id}': {'GET': flavor.show},
+        '/flavors/{flavor_id}/os-extra_specs': {'GET': specs.index, 'POST': specs.create},
+        '/flavors/{flavor_id}/os-extra_specs/{key}': {'GET': specs.show, 'PUT': specs.update,
+                                                      'DELETE': specs.delete},
+        '/os-aggregates': {'GET': aggregate.index, 'POST': aggregate.create},
+        '/os-aggregates/{aggregate_id}': {'GET': aggregate.show, 'PUT': aggregate.update,
+                                          'DELETE': aggregate.delete},
+        '/os-aggregates/{aggregate_id}/action': {'POST': aggregate.action},
         '/os-host-status-events': {'GET': host_status_events.HostStatusEventsController().index},
         '/os-host-maintenance': {'GET': window.index, 'POST': window.create},
         '/os-host-maintenance/{maintenance_id}': {'GET': window.show, 'PUT': window.update,

@@ -158,6 +158,28 @@ class FlavorsFixture(APIFixture):
             conn.execute(sa.insert(models.flavors), list(self.FLAVORS))
 
 
+class AggregatesFixture(APIFixture):
+    """APIFixture's cases plus h-spare1..3: live nova-computes without
+    servers, as the reference cloud's spare hosts."""
+
+    services = SERVICES + tuple(('h-spare%d' % i, {}) for i in (1, 2, 3))
+
+
+class ExtraSpecsFixture(FlavorsFixture):
+    """FlavorsFixture's flavors; flavor 3 carries the reference cloud's
+    extra specs."""
+
+    def start_fixture(self):
+        super().start_fixture()
+        with engine.writer() as conn:
+            flavor_pk = conn.scalar(sa.select(models.flavors.c.id).where(
+                models.flavors.c.flavorid == '3'))
+            conn.execute(sa.insert(models.flavor_extra_specs), [
+                {'flavor_id': flavor_pk, 'key': key, 'value': value}
+                for key, value in (('hw:cpu_policy', 'dedicated'),
+                                   ('hw:mem_page_size', 'large'))])
+
+
 class UnknownOnlyPolicy(fixture.GabbiFixture):
     """nova_fixtures.UNKNOWN_ONLY_POLICY written to the file's policy.yaml."""
 

@@ -8,11 +8,13 @@ unknown keys, so a key Nova does not send fails here.
 """
 import re
 
+from tempest.lib.api_schema.response.compute.v2_1 import flavors_extra_specs as extra_specs
 from tempest.lib.api_schema.response.compute.v2_1 import servers as servers_v21
 from tempest.lib.api_schema.response.compute.v2_1 import services as services_v21
 from tempest.lib.api_schema.response.compute.v2_1 import versions as versions_schema
 from tempest.lib.api_schema.response.compute.v2_11 import services as services_v211
 from tempest.lib.common import rest_client
+from tempest.lib.services.compute import aggregates_client
 from tempest.lib.services.compute import base_compute_client
 from tempest.lib.services.compute import flavors_client
 from tempest.lib.services.compute import servers_client
@@ -43,6 +45,8 @@ def _select(client_class, version):
 Servers = servers_client.ServersClient
 Services = services_client.ServicesClient
 Flavors = flavors_client.FlavorsClient
+Aggregates = aggregates_client.AggregatesClient
+_EXTRA_SPECS = r'flavors/%s/os-extra_specs' % _UUIDISH
 
 # (method, path below /v2.1[/{project_id}]) -> schema for a microversion
 ROUTES = [
@@ -74,6 +78,19 @@ ROUTES = [
     ('GET', r'flavors/detail', _by_version(Flavors, 'list_flavors_details')),
     ('GET', r'flavors/' + _UUIDISH,
      _by_version(Flavors, 'create_update_get_flavor_details')),
+    ('GET', _EXTRA_SPECS, _fixed(extra_specs.set_get_flavor_extra_specs)),
+    ('POST', _EXTRA_SPECS, _fixed(extra_specs.set_get_flavor_extra_specs)),
+    ('GET', _EXTRA_SPECS + '/' + _UUIDISH, _fixed(extra_specs.set_get_flavor_extra_specs_key)),
+    ('PUT', _EXTRA_SPECS + '/' + _UUIDISH, _fixed(extra_specs.set_get_flavor_extra_specs_key)),
+    ('DELETE', _EXTRA_SPECS + '/' + _UUIDISH, _fixed(extra_specs.unset_flavor_extra_specs)),
+    ('GET', r'os-aggregates', _by_version(Aggregates, 'list_aggregates')),
+    ('POST', r'os-aggregates', _by_version(Aggregates, 'create_aggregate')),
+    ('GET', r'os-aggregates/' + _UUIDISH, _by_version(Aggregates, 'get_aggregate')),
+    ('PUT', r'os-aggregates/' + _UUIDISH, _by_version(Aggregates, 'update_aggregate')),
+    ('DELETE', r'os-aggregates/' + _UUIDISH, _by_version(Aggregates, 'delete_aggregate')),
+    # add_host, remove_host and set_metadata answer alike
+    ('POST', r'os-aggregates/%s/action' % _UUIDISH,
+     _by_version(Aggregates, 'aggregate_add_remove_host')),
 ]
 _ROUTES = [(m, re.compile(r'^/v2\.1(?:/[^/]+)?/' + p + r'/?$'), s) for m, p, s in ROUTES]
 

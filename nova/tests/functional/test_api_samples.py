@@ -434,3 +434,52 @@ class ServerActionsSamplesTest(SampleTestCase):
         for server in (uuid, other):
             nova._wait(lambda: nova.show(server).json['server']['OS-EXT-SRV-ATTR:host']
                        == 'host-2', 20, 'evacuated to host-2')
+
+
+class AggregatesSamplesTest(SampleTestCase):
+    """host-1 runs no server here, so it may join a zoned aggregate."""
+
+    def test_aggregates(self):
+        def action(name, version='2.41'):
+            return self.nova.request('POST', '/v2.1/os-aggregates/%d/action' % aggregate_id,
+                                     version=version, body=self.request_sample(name))
+
+        resp = self.nova.request('POST', '/v2.1/os-aggregates', version='2.41',
+                                 body=self.request_sample('aggregate-create-req.json'))
+        self.verify('aggregate-create-resp.json', resp)
+        aggregate_id = resp.json['aggregate']['id']
+        self.verify('aggregate-add-host-resp.json', action('aggregate-add-host-req.json'))
+        self.verify('aggregate-set-metadata-resp.json',
+                    action('aggregate-set-metadata-req.json'))
+        self.verify('aggregate-show-resp.json', self.nova.request(
+            'GET', '/v2.1/os-aggregates/%d' % aggregate_id, version='2.41'))
+        self.verify('aggregate-show-2.1-resp.json', self.nova.request(
+            'GET', '/v2.1/os-aggregates/%d' % aggregate_id, version='2.1'))
+        self.verify('aggregates-list-resp.json', self.nova.request(
+            'GET', '/v2.1/os-aggregates', version='2.41'))
+        self.verify('aggregate-update-resp.json', self.nova.request(
+            'PUT', '/v2.1/os-aggregates/%d' % aggregate_id, version='2.41',
+            body=self.request_sample('aggregate-update-req.json')))
+        self.verify('aggregate-remove-host-resp.json', action('aggregate-remove-host-req.json'))
+        resp = self.nova.request('DELETE', '/v2.1/os-aggregates/%d' % aggregate_id)
+        self.assertEqual((200, b''), (resp.status, resp.raw))
+
+
+class FlavorExtraSpecsSamplesTest(SampleTestCase):
+
+    def test_extra_specs(self):
+        path = '/v2.1/flavors/1/os-extra_specs'
+        self.verify('flavor-extra-specs-create-resp.json', self.nova.request(
+            'POST', path, body=self.request_sample('flavor-extra-specs-create-req.json')))
+        self.verify('flavor-extra-specs-list-resp.json',
+                    self.nova.request('GET', path, token=DEMO))
+        self.verify('flavor-extra-spec-show-resp.json',
+                    self.nova.request('GET', path + '/hw:cpu_policy', token=DEMO))
+        self.verify('flavor-extra-spec-update-resp.json', self.nova.request(
+            'PUT', path + '/hw:cpu_policy',
+            body=self.request_sample('flavor-extra-spec-update-req.json')))
+        resp = self.nova.request('DELETE', path + '/hw:cpu_policy')
+        self.assertEqual((200, b''), (resp.status, resp.raw))
+        server = self.nova.create_server(name='web-specs', wait_status=None)
+        flavor = self.nova.show(server, version='2.47').json['server']['flavor']
+        self.assertEqual({'evacuable': 'true'}, flavor['extra_specs'])

@@ -163,5 +163,7 @@ class BackendTestCase(testtools.TestCase):
             for table in (models.instance_faults, models.instances, models.services,
                           models.host_status_events, models.host_status_states,
                           models.host_status_leases, models.host_maintenance_windows,
-                          models.host_maintenance_locks, models.migrations):
+                          models.host_maintenance_locks, models.migrations,
+                          models.flavor_extra_specs, models.aggregate_hosts,
+                          models.aggregate_metadata, models.aggregates):
                 conn.execute(sa.delete(table))

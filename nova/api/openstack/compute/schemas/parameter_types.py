@@ -5,3 +5,28 @@ boolean = {'type': ['boolean', 'string'],
            'enum': [True, 'True', 'TRUE', 'true', '1', 'ON', 'On', 'on', 'YES', 'Yes',
                     'yes', False, 'False', 'FALSE', 'false', '0', 'OFF', 'Off', 'off',
                     'NO', 'No', 'no']}
+
+# printable text without leading or trailing whitespace
+_PRINTABLE_TRIMMED = r'^(?!\s)[^\x00-\x1f\x7f%s]*(?<!\s)$'
+name = {'type': 'string', 'minLength': 1, 'maxLength': 255,
+        'pattern': _PRINTABLE_TRIMMED % ''}
+# an availability zone's name: the same, without ':'
+az_name = {'type': 'string', 'minLength': 1, 'maxLength': 255,
+           'pattern': _PRINTABLE_TRIMMED % ':'}
+# a host name as the services table holds it (underscores allowed)
+fqdn = {'type': 'string', 'pattern': '^[a-zA-Z0-9-._]*$', 'minLength': 1, 'maxLength': 255}
+
+# metadata of servers and aggregates, extra specs of flavors
+METADATA_KEY = '^[a-zA-Z0-9-_:. ]{1,255}$'
+
+
+def metadata(value_types='string', in_columns=False):
+    """Keys of METADATA_KEY's form, each value of ``value_types`` (at most
+    255 characters when text). ``in_columns``: values kept in a text column
+    of their own refuse NUL, which PostgreSQL cannot store (Nova answers
+    500 there)."""
+    value = {'type': value_types, 'maxLength': 255}
+    if in_columns:
+        value['pattern'] = '^[^\x00]*$'
+    return {'type': 'object', 'patternProperties': {METADATA_KEY: value},
+            'additionalProperties': False}

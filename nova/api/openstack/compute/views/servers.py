@@ -12,6 +12,7 @@ import operator
 from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import common
 from nova.api.openstack.compute import server_access
+from nova.compute import flavor_extra_specs
 from nova.compute import host_status as hs
 from nova.compute.host_id import host_id
 
@@ -26,7 +27,8 @@ _DETAIL_COLUMNS = operator.itemgetter(
     'access_ip_v4', 'access_ip_v6')
 # the server's copy of its flavor (2.47 embeds it)
 _FLAVOR_COPY = operator.itemgetter(
-    'flavor_name', 'vcpus', 'memory_mb', 'root_gb', 'ephemeral_gb', 'swap')
+    'flavor_name', 'vcpus', 'memory_mb', 'root_gb', 'ephemeral_gb', 'swap',
+    'flavor_extra_specs')
 
 
 class _PerRequest(dict):
@@ -44,13 +46,14 @@ class _PerRequest(dict):
 def _embedded_flavor(copy, with_extra_specs):
     """The flavor a server keeps (2.47); {} when it has none, as Nova
     answers for a server whose flavor is gone."""
-    name, vcpus, ram, disk, ephemeral, swap = copy
+    name, vcpus, ram, disk, ephemeral, swap, extra_specs = copy
     if name is None:
         return {}
     flavor = {'vcpus': vcpus, 'ram': ram, 'disk': disk, 'ephemeral': ephemeral,
               'swap': swap, 'original_name': name}
     if with_extra_specs:
-        flavor['extra_specs'] = {}     # flavors here carry no extra specs
+        # the flavor's extra specs when the server was created (JSON text)
+        flavor['extra_specs'] = flavor_extra_specs.from_copy(extra_specs)
     return flavor
 
 
