@@ -4,16 +4,13 @@ import functools
 import unicodedata
 
 from nova.api.openstack import api_version_request as avr
+from nova.api.openstack.compute.schemas import parameter_types
 from nova.api.openstack.compute.schemas.parameter_types import boolean
 
 MAX_TAG_LENGTH = 60
 MAX_TAGS = 50
 
-_name = {
-    'type': 'string', 'minLength': 1, 'maxLength': 255,
-    # printable text without leading or trailing whitespace
-    'pattern': r'^(?!\s)[^\x00-\x1f\x7f]*(?<!\s)$',
-}
+_name = parameter_types.name
 _positive_int = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 1,
                  'minLength': 1}
 _metadata = {
