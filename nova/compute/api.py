@@ -8,6 +8,8 @@ import uuid as uuidlib
 
 import nova.conf
 from nova.compute import access_ips
+from nova.compute import flavors
+from nova.compute import keypairs
 from nova.compute import host_status
 from nova.compute import scheduler
 from nova.db import api as db
@@ -115,9 +117,10 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
     Hosts are chosen now; each host's nova-compute builds its servers. With
     no valid host the servers go straight to ERROR with a fault.
     """
-    flavor = db.flavor_get(flavor_id)
-    if flavor is None:
-        raise exception.FlavorNotFound(flavor_id=flavor_id)
+    flavor = flavors.get(context, flavor_id)
+    if attributes.get('key_name') is not None:
+        # as Nova: the caller's own keypair (KeypairNotFound otherwise)
+        keypairs.get(context.user_id, attributes['key_name'])
     zone = CONF.default_availability_zone
     if availability_zone not in (None, zone):
         raise exception.AvailabilityZoneNotAvailable()

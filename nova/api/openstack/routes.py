@@ -1,9 +1,11 @@
 """The route table: every path below /v2.1 (optionally /v2.1/{project_id})
 and the handler of each of its methods."""
+from nova.api.openstack.compute import flavor_access
 from nova.api.openstack.compute import flavors
 from nova.api.openstack.compute import host_health
 from nova.api.openstack.compute import host_maintenance
 from nova.api.openstack.compute import host_status_events
+from nova.api.openstack.compute import keypairs
 from nova.api.openstack.compute import server_actions
 from nova.api.openstack.compute import server_tags
 from nova.api.openstack.compute import servers
@@ -17,6 +19,8 @@ def route_declarations():
     flavor = flavors.FlavorsController()
     window = host_maintenance.HostMaintenanceController()
     tags = server_tags.ServerTagsController()
+    access = flavor_access.FlavorAccessController()
+    keypair = keypairs.KeypairsController()
     return {
         '/servers': {'GET': server.index, 'POST': server.create},
         '/servers/detail': {'GET': server.detail},
@@ -30,9 +34,13 @@ def route_declarations():
         '/servers/{server_id}/action': {'POST': server_actions.ServerActionsController().action},
         '/os-services': {'GET': service.index},
         '/os-services/{service_id}': {'PUT': service.update, 'DELETE': service.delete},
-        '/flavors': {'GET': flavor.index},
+        '/flavors': {'GET': flavor.index, 'POST': flavor.create},
         '/flavors/detail': {'GET': flavor.detail},
-        '/flavors/{flavor_id}': {'GET': flavor.show},
+        '/flavors/{flavor_id}': {'GET': flavor.show, 'DELETE': flavor.delete},
+        '/flavors/{flavor_id}/os-flavor-access': {'GET': access.index},
+        '/flavors/{flavor_id}/action': {'POST': access.action},
+        '/os-keypairs': {'GET': keypair.index, 'POST': keypair.create},
+        '/os-keypairs/{keypair_name}': {'GET': keypair.show, 'DELETE': keypair.delete},
         '/os-host-status-events': {'GET': host_status_events.HostStatusEventsController().index},
         '/os-host-maintenance': {'GET': window.index, 'POST': window.create},
         '/os-host-maintenance/{maintenance_id}': {'GET': window.show, 'PUT': window.update,

@@ -50,6 +50,8 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
     @classmethod
     def seed_class(cls):
         nova = cls.nova
+        nova.request('POST', '/v2.1/os-keypairs', token=DEMO,
+                     body={'keypair': {'name': 'ops'}})
         cls.rich = nova.create_server(
             name='rich', metadata={'role': 'db'}, security_groups=[{'name': 'web'}],
             key_name='ops', user_data=base64.b64encode(b'#!/bin/sh\n').decode(),
