@@ -44,13 +44,16 @@ def destroy(flavorid):
     """Delete a flavor and its grants; servers keep their copy of it.
     FlavorNotFound when there is none."""
     with engine.writer() as conn:
-        found = conn.execute(sa.select(flavors.c.id).where(
-            flavors.c.flavorid == flavorid)).first()
-        if found is None:
-            raise exception.FlavorNotFound(flavor_id=flavorid)
-        # explicit: SQLite does not enforce the foreign key's cascade
-        conn.execute(sa.delete(flavor_projects).where(flavor_projects.c.flavor_id == found.id))
-        conn.execute(sa.delete(flavors).where(flavors.c.id == found.id))
+        # writes only (no read first): SQLite takes its write lock at the
+        # first statement, waiting its busy timeout, instead of failing to
+        # upgrade a read lock while another writer holds it. The grants go
+        # explicitly: SQLite does not enforce the foreign key's cascade.
+        conn.execute(sa.delete(flavor_projects).where(flavor_projects.c.flavor_id.in_(
+            sa.select(flavors.c.id).where(flavors.c.flavorid == flavorid))))
+        deleted = conn.execute(sa.delete(flavors).where(
+            flavors.c.flavorid == flavorid)).rowcount
+    if not deleted:
+        raise exception.FlavorNotFound(flavor_id=flavorid)
 
 
 def projects(flavor_pk):
