@@ -104,7 +104,7 @@ class FlavorsController:
         return {'flavor': _detail(common.Links(req, 'flavors'), row)}
 
     @wsgi.status(202)
-    @validation.documented(response=schema.delete_response)
+    @validation.documented()
     def delete(self, req, flavor_id):
         policy.authorize(req.context, policies.DELETE, {})
         flavors.delete(flavor_id)

@@ -53,5 +53,3 @@ create = {
     'required': ['flavor'],
     'additionalProperties': False,
 }
-
-delete_response = {'type': 'null'}
