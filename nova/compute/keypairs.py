@@ -67,7 +67,8 @@ def _x509_pair(user_id):
     """A self-signed client certificate for ``user_id`` (WinRM's kind) and
     its key and certificate as base64 PKCS#12 without a password."""
     key = rsa.generate_private_key(public_exponent=65537, key_size=_BITS)
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, user_id)])
+    # a common name holds at most 64 characters (Keystone's user ids: 32)
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, user_id[:64])])
     now = datetime.datetime.now(datetime.timezone.utc)
     cert = (x509.CertificateBuilder()
             .subject_name(subject).issuer_name(subject).public_key(key.public_key())

@@ -13,6 +13,7 @@ import urllib.parse
 
 from keystoneauth1 import exceptions as ksa_exc
 from keystoneauth1 import session as ksa_session
+from oslo_config import cfg
 
 import nova.conf
 from nova.api.openstack import faults
@@ -25,7 +26,7 @@ _TIMEOUT = 10
 def _identity_url():
     try:
         url = CONF.keystone_authtoken.www_authenticate_uri
-    except Exception:   # the group exists once keystonemiddleware is loaded
+    except cfg.NoSuchOptError:   # registered once keystonemiddleware is imported
         return None
     if not url:
         return None

@@ -108,7 +108,7 @@ class FlavorManageReferenceTest(nova_fixtures.APITestCase):
     def test_an_unknown_project_is_taken_as_given_without_keystone(self):
         # Nova asks Keystone and answers 400 (flavor-access-add-unknown-
         # project.json); noauth2 has no identity service to ask
-        # (doc/source/differences.rst; test_keystone_flavor_access asks one)
+        # (doc/source/differences.rst; test_keystone_service asks a real one)
         capture = reference.load(SUBDIR + 'flavor-access-add-unknown-project.json')
         self.assertEqual(400, capture['status'])
         resp = self._admin('POST', '/v2.1/flavors/p1/action',
