@@ -5,6 +5,7 @@ or imported, listed, shown and deleted, as Nova serves them from 2.1 to
 from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import common
 from nova.api.openstack import validation
+from nova.api.openstack import wsgi
 from nova.api.openstack.compute.schemas import keypairs as schema
 from nova.compute import keypairs
 from nova.policies import keypairs as policies
@@ -105,9 +106,11 @@ class KeypairsController:
         row = keypairs.get(user_id, keypair_name)
         return {'keypair': _shown(row, req.at_least(avr.KEYPAIR_TYPE))}
 
+    @wsgi.status(202)      # 2.1's; 204 from 2.2
     @validation.documented(query=schema.user_query)
     def delete(self, req, keypair_name):
         user_id = _user_id(req)
         _authorize(req, policies.DELETE, user_id)
         keypairs.delete(user_id, keypair_name)
-        req.response_code = 204 if req.at_least(avr.KEYPAIR_TYPE) else 202
+        if req.at_least(avr.KEYPAIR_TYPE):
+            req.response_code = 204
