@@ -206,3 +206,31 @@ class InvalidAggregateActionUpdate(Invalid):
 
 class InvalidAggregateActionUpdateMeta(Invalid):
     msg_fmt = 'Cannot update metadata of aggregate %(aggregate_id)s. Reason: %(reason)s.'
+class FlavorExists(Conflict):
+    msg_fmt = 'Flavor with name %(name)s already exists.'
+
+
+class FlavorIdExists(Conflict):
+    msg_fmt = 'Flavor with ID %(flavor_id)s already exists.'
+
+
+class FlavorAccessExists(Conflict):
+    # ``flavor_id``: the flavor's primary key, as Nova words it
+    msg_fmt = ('Flavor access already exists for flavor %(flavor_id)s and project '
+               '%(project_id)s combination.')
+
+
+class FlavorAccessNotFound(NotFound):
+    msg_fmt = 'Flavor access not found for %(flavor_id)s / %(project_id)s combination.'
+
+
+class KeypairNotFound(NotFound):
+    msg_fmt = 'Keypair %(name)s not found for user %(user_id)s'
+
+
+class KeyPairExists(Conflict):
+    msg_fmt = "Key pair '%(key_name)s' already exists."
+
+
+class InvalidKeypair(Invalid):
+    msg_fmt = 'Keypair data is invalid: %(reason)s'

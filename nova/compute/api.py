@@ -9,6 +9,8 @@ import uuid as uuidlib
 import nova.conf
 from nova.compute import access_ips
 from nova.compute import flavor_extra_specs
+from nova.compute import flavors
+from nova.compute import keypairs
 from nova.compute import host_status
 from nova.compute import scheduler
 from nova.db import api as db
@@ -118,9 +120,10 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
     Hosts are chosen now; each host's nova-compute builds its servers. With
     no valid host the servers go straight to ERROR with a fault.
     """
-    flavor = db.flavor_get(flavor_id)
-    if flavor is None:
-        raise exception.FlavorNotFound(flavor_id=flavor_id)
+    flavor = flavors.get(context, flavor_id)
+    if attributes.get('key_name') is not None:
+        # as Nova: the caller's own keypair (KeypairNotFound otherwise)
+        keypairs.get(context.user_id, attributes['key_name'])
     # the server keeps the flavor as it is now, extra specs too (2.47)
     extra_specs = flavor_extra_specs.for_flavor(flavor)
     zone = CONF.default_availability_zone

@@ -13,6 +13,7 @@ from nova import exception
 from nova.db import aggregates
 from nova.db import engine
 from nova.db import evacuations
+from nova.db import flavors as flavor_access
 from nova.db import host_status_events as events
 from nova.db import liveness
 from nova.db.dbtime import db_now, seconds_since
@@ -643,18 +644,21 @@ FLAVOR_SORT_KEYS = {
 
 
 def flavor_list(is_public=True, disabled=None, min_memory_mb=None, min_root_gb=None,
-                sort_key='flavorid', sort_dir='asc', limit=None, marker=None):
+                sort_key='flavorid', sort_dir='asc', limit=None, marker=None,
+                project_id=None):
     """One page of flavors, filtered and ordered by the database.
 
-    ``is_public``: True public only, False private only, None both (no
-    project is granted a private flavor here: there is no flavor access
-    yet). ``disabled``: None for both. ``sort_key`` is a FLAVOR_SORT_KEYS
+    ``is_public``: True public only (and, as Nova, the private ones granted
+    to ``project_id``, the caller's, admin or not), False private only,
+    None both. ``disabled``: None for both. ``sort_key`` is a FLAVOR_SORT_KEYS
     key, the id breaking ties in the same direction. ``marker`` is the
     flavorid of any flavor, even one the filters leave out, that the page
     starts after; MarkerNotFound when no flavor has it.
     """
     query = sa.select(flavors)
-    if is_public is not None:
+    if is_public and project_id is not None:
+        query = query.where(flavor_access.visible_to(project_id))
+    elif is_public is not None:
         query = query.where(flavors.c.is_public == bool(is_public))
     if disabled is not None:
         query = query.where(flavors.c.disabled == bool(disabled))
@@ -680,9 +684,13 @@ def flavor_list(is_public=True, disabled=None, min_memory_mb=None, min_root_gb=N
         return conn.execute(query).mappings().all()
 
 
-def flavor_get(flavorid):
+def flavor_get(flavorid, project_id=None):
+    """The flavor ``flavorid``, or None; with ``project_id`` (a member's)
+    only when it is public or granted to that project, as Nova shows it."""
     if '\x00' in str(flavorid):
         return None     # no flavor has it, and PostgreSQL cannot even bind it
+    query = sa.select(flavors).where(flavors.c.flavorid == str(flavorid))
+    if project_id is not None:
+        query = query.where(flavor_access.visible_to(project_id))
     with engine.reader() as conn:
-        return conn.execute(
-            sa.select(flavors).where(flavors.c.flavorid == str(flavorid))).mappings().first()
+        return conn.execute(query).mappings().first()

@@ -212,6 +212,40 @@ class AggregateMetadata(Base):
     value = sa.Column(sa.String(255), nullable=False)
 
 
+class FlavorProject(Base):
+    """A project granted a private flavor (os-flavor-access); the grant goes
+    with its flavor."""
+    __tablename__ = 'flavor_projects'
+    __table_args__ = (
+        sa.UniqueConstraint('flavor_id', 'project_id',
+                            name='uniq_flavor_projects0flavor_id0project_id'),
+        # the flavor lists' "granted to the caller's project" clause
+        sa.Index('flavor_projects_project_id_idx', 'project_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    flavor_id = sa.Column(sa.Integer, sa.ForeignKey('flavors.id', ondelete='CASCADE'),
+                          nullable=False)
+    project_id = sa.Column(sa.String(255), nullable=False)
+
+
+class KeyPair(Base):
+    """A user's public key (os-keypairs); a generated pair's private half is
+    never stored."""
+    __tablename__ = 'key_pairs'
+    __table_args__ = (
+        sa.UniqueConstraint('user_id', 'name', name='uniq_key_pairs0user_id0name'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    user_id = sa.Column(sa.String(255), nullable=False)
+    name = sa.Column(sa.String(255), nullable=False)
+    fingerprint = sa.Column(sa.String(255), nullable=False)
+    public_key = sa.Column(sa.Text, nullable=False)
+    type = sa.Column(sa.String(8), nullable=False, default='ssh', server_default='ssh')
+    created_at = sa.Column(Timestamp, nullable=False)
+
+
 class Migration(_Timestamps, Base):
     """One move of a server between hosts (evacuations for now): the
     tombstone a source compute that comes back reads to destroy what it
@@ -370,6 +404,8 @@ flavor_extra_specs = FlavorExtraSpec.__table__
 aggregates = Aggregate.__table__
 aggregate_hosts = AggregateHost.__table__
 aggregate_metadata = AggregateMetadata.__table__
+flavor_projects = FlavorProject.__table__
+key_pairs = KeyPair.__table__
 host_status_leases = HostStatusLease.__table__
 host_status_states = HostStatusState.__table__
 host_status_events = HostStatusEvent.__table__

@@ -5,12 +5,17 @@ version changes only resources or actions this service does not have, and is
 accepted so that clients negotiating past it work):
 
 * 2.1  - the base v2.1 API.
-* 2.2  - 2.8: not served (keypairs, consoles, volume attachments, ...).
+* 2.2  - keypairs carry ``type`` (ssh or x509); keypair create answers 201
+  and delete 204.
 * 2.3  - admins see more extended server attributes (OS-EXT-SRV-ATTR:
   hostname, kernel_id, launch_index, ramdisk_id, reservation_id,
   root_device_name, user_data).
+* 2.4  - 2.6: not served (consoles, volume attachments, ...).
+* 2.7  - granting a project a public flavor (addTenantAccess) is 409.
+* 2.8  - not served.
 * 2.9  - servers carry ``locked``.
-* 2.10 - not served.
+* 2.10 - an admin names another user's keypairs with ``user_id`` (in the
+  create body, and the list, show and delete query).
 * 2.11 - os-services gains ``forced_down`` and ``PUT /os-services/force-down``.
 * 2.12 - 2.13: not served.
 * 2.14 - evacuate: ``onSharedStorage`` is gone from the request and
@@ -34,7 +39,8 @@ accepted so that clients negotiating past it work):
   scheduler unless forced.
 * 2.30 - 2.31: not served (live migration, consoles).
 * 2.32 - server create accepts a ``tag`` on each ``networks`` item.
-* 2.33 - 2.35: not served (hypervisors, live migration, keypairs).
+* 2.33 - 2.34: not served (hypervisors, live migration).
+* 2.35 - the keypair list pages: ``limit``, ``marker`` and ``keypairs_links``.
 * 2.36 - the proxy APIs answer 404 (this service never served them).
 * 2.37 - server create requires ``networks``: ``auto``, ``none`` or a list,
   whose items no longer take a ``tag``.
@@ -59,8 +65,11 @@ import re
 MIN_VERSION = '2.1'
 MAX_VERSION = '2.53'
 
+KEYPAIR_TYPE = '2.2'
 EXTENDED_ATTRIBUTES_MORE = '2.3'
+FLAVOR_ACCESS_PUBLIC_CONFLICT = '2.7'
 LOCKED = '2.9'
+KEYPAIR_USER_ID = '2.10'
 SERVICE_FORCE_DOWN = '2.11'
 EVACUATE_NO_SHARED_STORAGE = '2.14'
 HOST_STATUS = '2.16'
@@ -68,6 +77,7 @@ SERVER_DESCRIPTION = '2.19'
 SERVER_TAGS = '2.26'
 EVACUATE_FORCE = '2.29'
 NETWORK_TAGS = '2.32'
+KEYPAIR_PAGING = '2.35'
 NETWORKS_REQUIRED = '2.37'
 STATUS_FILTER_STRICT = '2.38'
 AGGREGATE_UUID = '2.41'

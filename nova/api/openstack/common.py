@@ -3,6 +3,7 @@ import urllib.parse
 
 import nova.conf
 from nova.api.openstack import faults
+from nova.api.openstack import json_body
 
 CONF = nova.conf.CONF
 
@@ -93,3 +94,16 @@ def next_link(req, collection_path, items, limit, id_key='id'):
     href = '%s/v2.1%s/%s?%s' % (req.application_url, project, collection_path,
                                 urllib.parse.urlencode(params))
     return [{'rel': 'next', 'href': href}]
+
+
+def action(req):
+    """(name, body) of a POST .../action request, read as Nova reads one
+    before anything else: an empty body or one of several keys is a
+    malformed body (400), a body that is not an object is not found."""
+    body = req.json_body(empty=json_body.MALFORMED)
+    try:
+        if len(body) != 1:
+            raise faults.BadRequest(json_body.MALFORMED)
+        return list(body.keys())[0], body
+    except (AttributeError, TypeError):
+        raise faults.NotFound()

@@ -2,10 +2,12 @@
 and the handler of each of its methods."""
 from nova.api.openstack.compute import aggregates
 from nova.api.openstack.compute import flavor_extra_specs
+from nova.api.openstack.compute import flavor_access
 from nova.api.openstack.compute import flavors
 from nova.api.openstack.compute import host_health
 from nova.api.openstack.compute import host_maintenance
 from nova.api.openstack.compute import host_status_events
+from nova.api.openstack.compute import keypairs
 from nova.api.openstack.compute import server_actions
 from nova.api.openstack.compute import server_tags
 from nova.api.openstack.compute import servers
@@ -21,6 +23,8 @@ def route_declarations():
     tags = server_tags.ServerTagsController()
     specs = flavor_extra_specs.FlavorExtraSpecsController()
     aggregate = aggregates.AggregatesController()
+    access = flavor_access.FlavorAccessController()
+    keypair = keypairs.KeypairsController()
     return {
         '/servers': {'GET': server.index, 'POST': server.create},
         '/servers/detail': {'GET': server.detail},
@@ -34,7 +38,7 @@ def route_declarations():
         '/servers/{server_id}/action': {'POST': server_actions.ServerActionsController().action},
         '/os-services': {'GET': service.index},
         '/os-services/{service_id}': {'PUT': service.update, 'DELETE': service.delete},
-        '/flavors': {'GET': flavor.index},
+        '/flavors': {'GET': flavor.index, 'POST': flavor.create},
         '/flavors/detail': {'GET': flavor.detail},
         '/flavors/{flavor_id}': {'GET': flavor.show},
         '/flavors/{flavor_id}/os-extra_specs': {'GET': specs.index, 'POST': specs.create},
@@ -44,6 +48,11 @@ def route_declarations():
         '/os-aggregates/{aggregate_id}': {'GET': aggregate.show, 'PUT': aggregate.update,
                                           'DELETE': aggregate.delete},
         '/os-aggregates/{aggregate_id}/action': {'POST': aggregate.action},
+        '/flavors/{flavor_id}': {'GET': flavor.show, 'DELETE': flavor.delete},
+        '/flavors/{flavor_id}/os-flavor-access': {'GET': access.index},
+        '/flavors/{flavor_id}/action': {'POST': access.action},
+        '/os-keypairs': {'GET': keypair.index, 'POST': keypair.create},
+        '/os-keypairs/{keypair_name}': {'GET': keypair.show, 'DELETE': keypair.delete},
         '/os-host-status-events': {'GET': host_status_events.HostStatusEventsController().index},
         '/os-host-maintenance': {'GET': window.index, 'POST': window.create},
         '/os-host-maintenance/{maintenance_id}': {'GET': window.show, 'PUT': window.update,

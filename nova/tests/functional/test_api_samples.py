@@ -42,10 +42,12 @@ _VOLATILE = (
     (re.compile(r'^[0-9a-f]{56}$'), '<host-id>'),
     (re.compile(r'^r-[0-9a-z]{8}$'), '<reservation-id>'),
 )
-# Keys whose value may be anything of the sample's type: random by design, or
+# Keys whose value may be anything of the sample's type: random by design
+# (passwords, generated keys and their fingerprints), or
 # ids handed out in an order the test does not control (service ids), or
 # opaque cursors.
-_ANY_VALUE = frozenset(('adminPass', 'id', 'next'))
+_ANY_VALUE = frozenset(('adminPass', 'id', 'next', 'private_key', 'public_key',
+                        'fingerprint'))
 
 
 def normalize(text):
@@ -134,6 +136,43 @@ class FlavorsSamplesTest(SampleTestCase):
                     self.nova.request('GET', '/v2.1/flavors/detail', token=DEMO))
         self.verify('flavor-show-resp.json', self.nova.request('GET', '/v2.1/flavors/1',
                                                                token=DEMO))
+
+
+class FlavorManageSamplesTest(SampleTestCase):
+
+    def test_create_grant_list_remove_delete(self):
+        resp = self.nova.request('POST', '/v2.1/flavors', token=ADMIN,
+                                 body=self.request_sample('flavor-create-req.json'))
+        self.verify('flavor-create-resp.json', resp)
+        resp = self.nova.request('POST', '/v2.1/flavors/custom-1/action', token=ADMIN,
+                                 body=self.request_sample('flavor-access-add-req.json'))
+        self.verify('flavor-access-add-resp.json', resp)
+        self.verify('flavor-access-list-resp.json', self.nova.request(
+            'GET', '/v2.1/flavors/custom-1/os-flavor-access', token=ADMIN))
+        resp = self.nova.request('POST', '/v2.1/flavors/custom-1/action', token=ADMIN,
+                                 body=self.request_sample('flavor-access-remove-req.json'))
+        self.verify('flavor-access-remove-resp.json', resp)
+        resp = self.nova.request('DELETE', '/v2.1/flavors/custom-1', token=ADMIN)
+        self.assertEqual(202, resp.status)
+        self.assertEqual(b'', resp.raw)
+
+
+class KeypairsSamplesTest(SampleTestCase):
+
+    def test_create_import_list_show_delete(self):
+        resp = self.nova.request('POST', '/v2.1/os-keypairs', token=DEMO, version='2.2',
+                                 body=self.request_sample('keypair-create-req.json'))
+        self.verify('keypair-create-resp.json', resp, 201)
+        resp = self.nova.request('POST', '/v2.1/os-keypairs', token=DEMO, version='2.2',
+                                 body=self.request_sample('keypair-import-req.json'))
+        self.verify('keypair-import-resp.json', resp, 201)
+        self.verify('keypairs-list-resp.json', self.nova.request(
+            'GET', '/v2.1/os-keypairs?limit=1', token=DEMO, version='2.35'))
+        self.verify('keypair-show-resp.json', self.nova.request(
+            'GET', '/v2.1/os-keypairs/imported', token=DEMO, version='2.2'))
+        resp = self.nova.request('DELETE', '/v2.1/os-keypairs/mykey', token=DEMO,
+                                 version='2.2')
+        self.assertEqual(204, resp.status)
 
 
 class ServersSamplesTest(SampleTestCase):

@@ -50,6 +50,34 @@ class RealKeystoneTest(func.SharedAllInOneTestCase):
         finally:
             cls.keystone.cleanUp()
 
+    def test_flavor_access_asks_keystone_whether_a_project_exists(self):
+        # as Nova: Keystone's 404 for the project is 400; a known project is
+        # granted, and its member then sees the private flavor
+        resp = self.nova.request('POST', '/v2.1/flavors', token=ADMIN, body={'flavor': {
+            'name': 'ks-private', 'id': 'ks-private', 'ram': 64, 'vcpus': 1, 'disk': 0,
+            'os-flavor-access:is_public': False}})
+        self.assertEqual(200, resp.status, resp.raw)
+        self.addCleanup(self.nova.request, 'DELETE', '/v2.1/flavors/ks-private', token=ADMIN)
+        action = '/v2.1/flavors/ks-private/action'
+        resp = self.nova.request('POST', action, token=ADMIN,
+                                 body={'addTenantAccess': {'tenant': 'proj-zzz'}})
+        self.assertEqual(400, resp.status, resp.raw)
+        self.assertEqual('Project ID proj-zzz is not a valid project.',
+                         resp.json['badRequest']['message'])
+        self.assertEqual(404, self.nova.request('GET', '/v2.1/flavors/ks-private',
+                                                token=DEMO).status)
+        resp = self.nova.request('POST', action, token=ADMIN,
+                                 body={'addTenantAccess': {'tenant': self.demo_project}})
+        self.assertEqual(200, resp.status, resp.raw)
+        self.assertEqual([self.demo_project],
+                         [a['tenant_id'] for a in resp.json['flavor_access']])
+        self.assertEqual(200, self.nova.request('GET', '/v2.1/flavors/ks-private',
+                                                token=DEMO).status)
+        # taking a grant away asks nobody: an unknown project has none (404)
+        resp = self.nova.request('POST', action, token=ADMIN,
+                                 body={'removeTenantAccess': {'tenant': 'proj-zzz'}})
+        self.assertEqual(404, resp.status, resp.raw)
+
     def openstack(self, user, project, *args, ok=True):
         result = subprocess.run(
             [os.path.join(clients.BIN, 'openstack')] + list(args),

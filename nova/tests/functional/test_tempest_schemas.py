@@ -50,6 +50,8 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
     @classmethod
     def seed_class(cls):
         nova = cls.nova
+        nova.request('POST', '/v2.1/os-keypairs', token=DEMO,
+                     body={'keypair': {'name': 'ops'}})
         cls.rich = nova.create_server(
             name='rich', metadata={'role': 'db'}, security_groups=[{'name': 'web'}],
             key_name='ops', user_data=base64.b64encode(b'#!/bin/sh\n').decode(),
@@ -141,6 +143,37 @@ class TempestSchemasTest(func.SharedAllInOneTestCase):
                     ('DELETE', '/tags', None, 204)):
                 resp = self.nova.request(method, server + path, token=DEMO, version=version,
                                          body=body)
+                self.assertEqual(status, resp.status, (method, path, version, resp.raw))
+
+    def test_flavor_management_at_every_microversion(self):
+        for index, version in enumerate(VERSIONS):
+            flavor = 'tf-%d' % index
+            for method, path, body, status in (
+                    ('POST', '/flavors', {'flavor': {
+                        'name': flavor, 'id': flavor, 'ram': 64, 'vcpus': 1, 'disk': 0,
+                        'os-flavor-access:is_public': False}}, 200),
+                    ('POST', '/flavors/%s/action' % flavor,
+                     {'addTenantAccess': {'tenant': 'demo'}}, 200),
+                    ('GET', '/flavors/%s/os-flavor-access' % flavor, None, 200),
+                    ('POST', '/flavors/%s/action' % flavor,
+                     {'removeTenantAccess': {'tenant': 'demo'}}, 200),
+                    ('DELETE', '/flavors/' + flavor, None, 202)):
+                resp = self.nova.request(method, '/v2.1' + path, token=ADMIN, version=version,
+                                         body=body)
+                self.assertEqual(status, resp.status, (method, path, version, resp.raw))
+
+    def test_keypairs_at_every_microversion(self):
+        for index, version in enumerate(VERSIONS):
+            name = 'tk-%d' % index
+            typed = _at_least(version, '2.2')
+            for method, path, body, status in (
+                    ('POST', '', {'keypair': {'name': name}}, 201 if typed else 200),
+                    ('GET', '', None, 200),
+                    ('GET', '?limit=1', None, 200),
+                    ('GET', '/' + name, None, 200),
+                    ('DELETE', '/' + name, None, 204 if typed else 202)):
+                resp = self.nova.request(method, '/v2.1/os-keypairs' + path, token=DEMO,
+                                         version=version, body=body)
                 self.assertEqual(status, resp.status, (method, path, version, resp.raw))
 
     def test_services_at_every_microversion(self):

@@ -1,12 +1,15 @@
-"""/flavors: list, detail, show."""
+"""/flavors: list, detail, show; an admin's create and delete."""
 from oslo_utils import strutils
 
 from nova.api.openstack import common
 from nova.api.openstack import faults
 from nova.api.openstack import validation
+from nova.api.openstack import wsgi
 from nova.api.openstack.compute.schemas import flavors as schema
+from nova.compute import flavors
 from nova.db import api as db
-from nova import exception
+from nova.policies import flavor_manage as policies
+from nova import policy
 
 
 def _basic(links, row):
@@ -51,7 +54,8 @@ def _page(req, path, view):
     # an unknown marker is MarkerNotFound: 400 "marker [x] not found"
     rows = db.flavor_list(sort_key=params.get('sort_key') or 'flavorid',
                           sort_dir=params.get('sort_dir') or 'asc',
-                          limit=limit, marker=params.get('marker'), **filters)
+                          limit=limit, marker=params.get('marker'),
+                          project_id=req.context.project_id, **filters)
     links = common.Links(req, 'flavors')
     body = {'flavors': [view(links, row) for row in rows]}
     next_link = common.next_link(req, path, body['flavors'], limit)
@@ -84,7 +88,23 @@ class FlavorsController:
 
     @validation.documented(response=schema.show_response)
     def show(self, req, flavor_id):
-        row = db.flavor_get(flavor_id)
-        if row is None:
-            raise exception.FlavorNotFound(flavor_id=flavor_id)
+        row = flavors.get(req.context, flavor_id)
         return {'flavor': _detail(common.Links(req, 'flavors'), row)}
+
+    @validation.documented(body=schema.create, response=schema.show_response)
+    def create(self, req):
+        # as Nova: the body, then policy; 200, not 201
+        body = validation.validate(req.json_body(), schema.create)['flavor']
+        policy.authorize(req.context, policies.CREATE, {})
+        row = flavors.create(
+            body['name'], body.get('id'), body['ram'], body['vcpus'], body['disk'],
+            ephemeral_gb=body.get('OS-FLV-EXT-DATA:ephemeral', 0),
+            swap=body.get('swap', 0), rxtx_factor=body.get('rxtx_factor', 1.0),
+            is_public=body.get('os-flavor-access:is_public', True))
+        return {'flavor': _detail(common.Links(req, 'flavors'), row)}
+
+    @wsgi.status(202)
+    @validation.documented()
+    def delete(self, req, flavor_id):
+        policy.authorize(req.context, policies.DELETE, {})
+        flavors.delete(flavor_id)

@@ -8,8 +8,8 @@ checks (409 locked or in the wrong state, 400/404 for evacuate's host).
 from oslo_utils import strutils
 
 from nova.api.openstack import api_version_request as avr
+from nova.api.openstack import common
 from nova.api.openstack import faults
-from nova.api.openstack import json_body
 from nova.api.openstack import validation
 from nova.api.openstack.compute.schemas import server_actions as schema
 from nova.compute import actions
@@ -38,8 +38,7 @@ class ServerActionsController:
                                            schema.evacuate_v229]},
                            response={'oneOf': [schema.no_body, schema.evacuate_response]})
     def action(self, req, server_id):
-        body = self._body(req)
-        name = self._action_name(body)
+        name, body = common.action(req)
         if name not in self._actions:
             raise faults.BadRequest('There is no such action: %s' % name)
         handler, body_schema = self._actions[name]
@@ -48,21 +47,6 @@ class ServerActionsController:
         result = handler(req, row, body[name])
         req.response_code = 200 if name == 'evacuate' else 202
         return result
-
-    @staticmethod
-    def _body(req):
-        # Nova reads an action body before anything else: an empty one is
-        # a malformed body too
-        return req.json_body(empty=json_body.MALFORMED)
-
-    @staticmethod
-    def _action_name(body):
-        try:
-            if len(body) != 1:
-                raise faults.BadRequest(json_body.MALFORMED)
-            return list(body.keys())[0]
-        except (AttributeError, TypeError):
-            raise faults.NotFound()   # Nova's answer to a body that is not an object
 
     # ------------------------------------------------------------ power
 

@@ -228,6 +228,8 @@ class ServersController:
                                                  user_data, config_drive, security_groups)
         except exception.FlavorNotFound as exc:
             raise faults.BadRequest(exc.message)   # as Nova: the request names it
+        except exception.KeypairNotFound:
+            raise faults.BadRequest('Invalid key_name provided.')
         if strutils.bool_from_string(server.get('return_reservation_id', False)):
             return {'reservation_id': reservation_id}
         links = common.Links(req, 'servers').pair(uuids[0])

@@ -1,4 +1,5 @@
-"""Query strings and responses of /flavors."""
+"""Query strings, request bodies and responses of /flavors."""
+from nova.api.openstack.compute.schemas import parameter_types as types
 from nova.db import api as db
 
 # What Nova validates in the list's query (anything else is ignored, as
@@ -6,8 +7,7 @@ from nova.db import api as db
 # the controller, with Nova's own messages.
 _string = {'type': 'string'}
 index_query = {
-    'limit': {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 0,
-              'minLength': 1},
+    'limit': types.non_negative_integer,
     'marker': _string,
     'is_public': _string,
     'minRam': _string,
@@ -24,3 +24,32 @@ list_response = {'type': 'object', 'required': ['flavors'],
                                 'flavors_links': _links}}
 show_response = {'type': 'object', 'required': ['flavor'],
                  'properties': {'flavor': _flavor}}
+
+# POST /flavors at 2.1-2.54 (2.55's description is not served yet)
+create = {
+    'type': 'object',
+    'properties': {
+        'flavor': {
+            'type': 'object',
+            'properties': {
+                'name': types.name,
+                # null or absent: a generated uuid
+                'id': {'type': ['string', 'number', 'null'], 'minLength': 1, 'maxLength': 255,
+                       'pattern': '^(?! )[a-zA-Z0-9. _-]+(?<! )$'},
+                'ram': types.flavor_positive,
+                'vcpus': types.flavor_positive,
+                'disk': types.flavor_non_negative,
+                'OS-FLV-EXT-DATA:ephemeral': types.flavor_non_negative,
+                'swap': types.flavor_non_negative,
+                'rxtx_factor': {'type': ['number', 'string'], 'pattern': r'^[0-9]+(\.[0-9]+)?$',
+                                'minimum': 0, 'exclusiveMinimum': True,
+                                'maximum': types.MAX_FLOAT},
+                'os-flavor-access:is_public': types.boolean,
+            },
+            'required': ['name', 'ram', 'vcpus', 'disk'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['flavor'],
+    'additionalProperties': False,
+}

@@ -1,4 +1,5 @@
 """Schema fragments several request bodies share, as Nova defines them."""
+from nova.db.types import MAX_FLOAT, MAX_INT  # noqa: F401 (types.MAX_FLOAT for schemas)
 
 # true/false, or a string oslo's bool_from_string reads as one
 boolean = {'type': ['boolean', 'string'],
@@ -30,3 +31,12 @@ def metadata(value_types='string', in_columns=False):
         value['pattern'] = '^[^\x00]*$'
     return {'type': 'object', 'patternProperties': {METADATA_KEY: value},
             'additionalProperties': False}
+
+# a count of a flavor: an integer, or a string of digits
+flavor_positive = {'type': ['integer', 'string'], 'pattern': '^[0-9]+$', 'minimum': 1,
+                   'maximum': MAX_INT}
+flavor_non_negative = dict(flavor_positive, minimum=0)
+
+# ?limit: a count, as an integer or digits
+non_negative_integer = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 0,
+                        'minLength': 1}
