@@ -5,10 +5,11 @@ version changes only resources or actions this service does not have, and is
 accepted so that clients negotiating past it work):
 
 * 2.1  - the base v2.1 API.
-* 2.2  - 2.8: not served (keypairs, consoles, volume attachments, ...).
+* 2.2  - not served (keypair types).
 * 2.3  - admins see more extended server attributes (OS-EXT-SRV-ATTR:
   hostname, kernel_id, launch_index, ramdisk_id, reservation_id,
   root_device_name, user_data).
+* 2.4  - 2.8: not served (fixed IPs, consoles, keypairs, ...).
 * 2.9  - servers carry ``locked``.
 * 2.10 - not served.
 * 2.11 - os-services gains ``forced_down`` and ``PUT /os-services/force-down``.
@@ -64,6 +65,7 @@ SERVICE_FORCE_DOWN = '2.11'
 EVACUATE_NO_SHARED_STORAGE = '2.14'
 HOST_STATUS = '2.16'
 SERVER_DESCRIPTION = '2.19'
+MIGRATION_TYPE = '2.23'
 SERVER_TAGS = '2.26'
 EVACUATE_FORCE = '2.29'
 NETWORK_TAGS = '2.32'
@@ -73,6 +75,16 @@ NETWORK_TAGS_RESTORED = '2.42'
 EMBEDDED_FLAVOR = '2.47'
 TAGS_ON_CREATE = '2.52'
 SERVICE_UUIDS = '2.53'
+FLAVOR_DESCRIPTION = '2.55'
+NO_PERSONALITY = '2.57'
+MIGRATIONS_PAGING = '2.59'
+FLAVOR_EXTRA_SPECS = '2.61'
+TRUSTED_CERTS = '2.63'
+CHANGES_BEFORE = '2.66'
+BDM_VOLUME_TYPE = '2.67'
+EVACUATE_NO_FORCE = '2.68'
+SERVER_GROUPS = '2.71'
+LOCKED_REASON = '2.73'
 
 _FORMAT = re.compile(r'^([1-9]\d*)\.([1-9]\d*|0)$')
 

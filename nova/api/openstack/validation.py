@@ -23,6 +23,15 @@ def validate(body, schema):
                             % (error.absolute_path[-1], error.instance, error.message))
 
 
+def for_version(table, req):
+    """The schema of ``table`` ((first version, schema), newest first) that
+    this request's microversion picks."""
+    for first, schema in table:
+        if req.at_least(first):
+            return schema
+    raise AssertionError('no schema for %s' % req.api_version)
+
+
 def validate_query(req, properties):
     """Check every value of each parameter ``properties`` names (a repeated
     one too) against its schema, in the schema's order, and raise a 400

@@ -135,8 +135,7 @@ class ServicesController:
     # ------------------------------------- before 2.53: the action form
 
     def _act(self, req, action):
-        body_schema = (schema.action_body_v211 if req.at_least(avr.SERVICE_FORCE_DOWN)
-                       else schema.action_body)
+        body_schema = validation.for_version(schema.ACTION_BODIES, req)
         body = validation.validate(req.json_body(), body_schema)
         policy.authorize(req.context, policies.UPDATE, {})
         actions = {'enable': self._enable, 'disable': self._disable,
