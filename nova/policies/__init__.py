@@ -5,6 +5,7 @@ from nova.policies import base
 from nova.policies import host_health
 from nova.policies import host_maintenance
 from nova.policies import host_status_events
+from nova.policies import migrations
 from nova.policies import server_actions
 from nova.policies import server_tags
 from nova.policies import servers
@@ -15,4 +16,5 @@ def list_rules():
     return list(itertools.chain(base.list_rules(), servers.list_rules(),
                                 services.list_rules(), host_status_events.list_rules(),
                                 host_maintenance.list_rules(), host_health.list_rules(),
-                                server_tags.list_rules(), server_actions.list_rules()))
+                                server_tags.list_rules(), server_actions.list_rules(),
+                                migrations.list_rules()))

@@ -4,7 +4,7 @@ History (each entry says what a client sees change; "not served" means the
 version changes only resources or actions this service does not have, and is
 accepted so that clients negotiating past it work):
 
-* 2.1  - the base v2.1 API.
+* 2.1  - the base v2.1 API (``GET /os-migrations`` lists evacuations).
 * 2.2  - not served (keypair types).
 * 2.3  - admins see more extended server attributes (OS-EXT-SRV-ATTR:
   hostname, kernel_id, launch_index, ramdisk_id, reservation_id,
@@ -23,8 +23,12 @@ accepted so that clients negotiating past it work):
 * 2.18 - the project id in URLs is optional (both forms were always routed).
 * 2.19 - servers carry ``description``: set on create and by
   ``PUT /servers/{id}``, shown in show, detail and the update response.
-* 2.20 - 2.25: not served (volumes of shelved servers, instance actions,
-  migrations, live migration).
+* 2.20 - 2.22: not served (volumes of shelved servers, instance actions,
+  live migration).
+* 2.23 - ``GET /os-migrations`` carries ``migration_type`` (and ``links``
+  only on in-progress live migrations, so never here; the server
+  migrations resource is not served).
+* 2.24 - 2.25: not served (live migration).
 * 2.26 - server tags: ``/servers/{id}/tags[/{tag}]``, ``tags`` in show and
   detail, and the ``tags``, ``tags-any``, ``not-tags``, ``not-tags-any``
   list filters.

@@ -1,6 +1,8 @@
 """Small helpers shared by controllers and view builders."""
 import urllib.parse
 
+from oslo_utils import timeutils
+
 import nova.conf
 from nova.api.openstack import faults
 
@@ -36,14 +38,26 @@ def status_from_state(vm_state, task_state):
     return by_task.get(task_state, default)
 
 
+def query_time(name, value):
+    """A query parameter's ISO 8601 time (changes-since, changes-before) as
+    a naive UTC datetime; a malformed one is Nova's 400."""
+    try:
+        parsed = timeutils.parse_isotime(value)
+    except ValueError:
+        raise faults.BadRequest("Invalid input for query parameters %s. Value: %s. "
+                                "'%s' is not a 'date-time'" % (name, value, value))
+    return timeutils.normalize_time(parsed)
+
+
 def isotime(value):
     """created/updated: whole seconds, 'Z'."""
     return value.strftime('%Y-%m-%dT%H:%M:%SZ') if value is not None else None
 
 
 def isotime_micro(value):
-    """launched_at/terminated_at: ISO 8601 without zone, as Nova shows them."""
-    return value.isoformat() if value is not None else None
+    """launched_at/terminated_at, a migration's times: ISO 8601 with six
+    digits of microseconds and no zone, as Nova shows them."""
+    return value.isoformat(timespec='microseconds') if value is not None else None
 
 
 class Links:

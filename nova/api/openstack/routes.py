@@ -4,6 +4,7 @@ from nova.api.openstack.compute import flavors
 from nova.api.openstack.compute import host_health
 from nova.api.openstack.compute import host_maintenance
 from nova.api.openstack.compute import host_status_events
+from nova.api.openstack.compute import migrations
 from nova.api.openstack.compute import server_actions
 from nova.api.openstack.compute import server_tags
 from nova.api.openstack.compute import servers
@@ -33,6 +34,7 @@ def route_declarations():
         '/flavors': {'GET': flavor.index},
         '/flavors/detail': {'GET': flavor.detail},
         '/flavors/{flavor_id}': {'GET': flavor.show},
+        '/os-migrations': {'GET': migrations.MigrationsController().index},
         '/os-host-status-events': {'GET': host_status_events.HostStatusEventsController().index},
         '/os-host-maintenance': {'GET': window.index, 'POST': window.create},
         '/os-host-maintenance/{maintenance_id}': {'GET': window.show, 'PUT': window.update,

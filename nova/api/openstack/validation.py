@@ -47,6 +47,16 @@ def validate_query(req, properties):
                     % (name, value, error.message))
 
 
+def refuse_unknown_query(req, properties):
+    """Nova's 400 for query parameters ``properties`` does not name (where
+    a resource's schema has ``additionalProperties: false``)."""
+    extras = [name for name in dict.fromkeys(req.GET.keys()) if name not in properties]
+    if extras:
+        raise faults.BadRequest('Additional properties are not allowed (%s %s unexpected)'
+                                % (', '.join(repr(name) for name in extras),
+                                   'was' if len(extras) == 1 else 'were'))
+
+
 def documented(body=None, query=None, response=None, path=None):
     """Decorator: what a handler accepts and answers, as JSON schemas (the
     same objects it validates with), published by openapi.py. ``query``
