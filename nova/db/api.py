@@ -141,13 +141,16 @@ def service_destroy(service_id):
                                       instances.c.deleted == 0)
     live = sa.and_(services.c.id == service_id, services.c.deleted == 0)
     with engine.writer() as conn:
-        host = conn.scalar(sa.select(services.c.host).where(
-            live, services.c.binary == COMPUTE_BINARY))
+        # the write comes first: on SQLite a transaction that read before
+        # writing cannot take the write lock once a heartbeat has committed
+        # in between ("database is locked" at once, whatever the timeout)
         deleted = conn.execute(
             sa.update(services)
             .where(live, sa.not_(sa.and_(services.c.binary == COMPUTE_BINARY, hosts_servers)))
             .values(deleted=services.c.id, deleted_at=db_now(), updated_at=db_now())).rowcount
         if deleted:
+            host = conn.scalar(sa.select(services.c.host).where(
+                services.c.id == service_id, services.c.binary == COMPUTE_BINARY))
             if host is not None and evacuations.open_involving(conn, host):
                 raise exception.ServiceHasMigrationsInProgress()
             return True
