@@ -659,8 +659,10 @@ def flavor_list(is_public=True, disabled=None, min_memory_mb=None, min_root_gb=N
                             (flavors.c.root_gb, min_root_gb)):
         if minimum is not None:
             query = query.where(column >= max(_INT64_MIN, min(minimum, _INT64_MAX)))
-    keys = [flavors.c[FLAVOR_SORT_KEYS[sort_key]]] if FLAVOR_SORT_KEYS[sort_key] else []
-    if not keys or keys[0].name != 'id':
+    column = FLAVOR_SORT_KEYS[sort_key]
+    # a nullable key (description) sorts as '' so the marker compares
+    keys = [_sort_key_expression(flavors, column)] if column else []
+    if column != 'id':
         keys.append(flavors.c.id)
     with engine.reader() as conn:
         if marker is not None:

@@ -56,12 +56,40 @@ accepted so that clients negotiating past it work):
 * 2.53 - os-services are named by UUID: ``id`` is the UUID,
   ``PUT /os-services/{service_id}`` (status, disabled_reason, forced_down)
   and ``DELETE /os-services/{service_id}`` replace the action form.
+* 2.54 - not served (rebuild's key_name).
+* 2.55 - flavors carry ``description`` (null when unset) in list, detail and
+  show (creating and updating flavors is not served).
+* 2.56 - not served (cold migration's host).
+* 2.57 - server create no longer takes ``personality`` (rebuild and limits
+  are not served).
+* 2.58 - not served (instance actions).
+* 2.59 - ``GET /os-migrations`` carries ``uuid``, pages with ``limit`` and
+  ``marker`` (a migration uuid), newest first, takes ``changes-since``, and
+  answers 400 to unknown parameters.
+* 2.60 - not served (multiattach volumes).
+* 2.61 - flavor detail and show carry ``extra_specs``.
+* 2.62 - not served (instance action events).
+* 2.63 - server create takes ``trusted_image_certificates``; show, detail
+  and the update response carry it (null when none were given).
+* 2.64 - 2.65: not served (server group policies, live migration abort).
+* 2.66 - ``changes-before`` on the server lists and ``GET /os-migrations``.
+* 2.67 - server create's ``block_device_mapping_v2`` items take
+  ``volume_type``.
+* 2.68 - evacuate no longer takes ``force``.
+* 2.69 - 2.70: not served (down cells, virtual device tags of volumes and
+  interfaces).
+* 2.71 - show and the update response carry ``server_groups`` (always ``[]``:
+  server groups are not served), detail does not.
+* 2.72 - no change here (ports with resource requests at create: there is
+  no network service).
+* 2.73 - lock takes ``locked_reason``; servers carry ``locked_reason``; the
+  server lists take the ``locked`` filter and ``sort_key=locked``.
 """
 import functools
 import re
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.53'
+MAX_VERSION = '2.73'
 
 EXTENDED_ATTRIBUTES_MORE = '2.3'
 LOCKED = '2.9'

@@ -117,7 +117,7 @@ class MigrationsListTest(MigrationsTestCase):
 
     def test_unknown_parameters_and_paging_are_ignored_below_2_59(self):
         for query in ('bogus=1', 'limit=1&marker=nope', 'changes-since=soon'):
-            resp = self.api.request('GET', '/v2.1/os-migrations?' + query, version='2.23')
+            resp = self.api.request('GET', '/v2.1/os-migrations?' + query, version='2.58')
             self.assertEqual(200, resp.status_int, query)
             self.assertEqual(6, len(resp.json['migrations']), query)
             self.assertNotIn('migrations_links', resp.json)
@@ -157,3 +157,52 @@ class NewEvacuationTest(nova_fixtures.APITestCase):
             {'instance_uuid': server}), version='2.23').json['migrations'][0]
         self.assertEqual('pre-migrating', migration['status'])
         self.assertIsNotNone(migration['updated_at'])
+
+
+class MigrationsPagingTest(MigrationsTestCase):
+    """2.59 and 2.66: uuid, newest first, paging, changes-since/-before,
+    unknown parameters refused."""
+
+    CAPTURES = (
+        'migrations-list-2.59.json', 'migrations-list-2.66.json',
+        'migrations-changes-since-2.59.json', 'migrations-changes-since-bad-2.59.json',
+        'migrations-unknown-param-2.59.json', 'migrations-changes-before-2.66.json',
+        'migrations-changes-before-2.65.json', 'migrations-changes-before-lt-since-2.66.json',
+        'migrations-marker-unknown-2.59.json',
+    )
+    BELOW_2_59 = ('migrations-unknown-param-2.58.json', 'migrations-marker-2.58.json')
+
+    def test_captures(self):
+        problems = []
+        for name in self.CAPTURES:
+            problems += self.problems(name)
+        for name in self.BELOW_2_59:
+            problems += self.problems(name, ordered=False)
+        self.assertEqual([], problems)
+
+    def test_pages_follow_the_next_link(self):
+        path, seen = '/v2.1/os-migrations?limit=2', []
+        while path:
+            resp = self.api.request('GET', path, version='2.59')
+            self.assertEqual(200, resp.status_int, resp.body)
+            seen.append([m['id'] for m in resp.json['migrations']])
+            links = resp.json.get('migrations_links')
+            path = links and links[0]['href'].replace('http://127.0.0.1:8774', '')
+            if links:
+                marker = resp.json['migrations'][-1]['uuid']
+                self.assertEqual('http://127.0.0.1:8774/v2.1/os-migrations?limit=2&marker='
+                                 + marker, links[0]['href'])
+        # a full last page links to an empty one, as Nova's
+        self.assertEqual([[6, 5], [4, 3], [2, 1], []], seen)
+
+    def test_limit_and_filters_together(self):
+        resp = self.api.request(
+            'GET', '/v2.1/os-migrations?instance_uuid=fbc4736d-3d70-58cf-9fe5-8cec58ec30be'
+            '&migration_type=evacuation&limit=1', version='2.66')
+        self.assertEqual([4], [m['id'] for m in resp.json['migrations']])
+        self.assertIn('marker=73a211d3-5c10-5ee5-bafd-0393001f3def',
+                      resp.json['migrations_links'][0]['href'])
+        resp = self.api.request('GET', '/v2.1/os-migrations?limit=0', version='2.59')
+        self.assertEqual({'migrations': []}, resp.json)
+        resp = self.api.request('GET', '/v2.1/os-migrations?limit=-1', version='2.59')
+        self.assertEqual(400, resp.status_int)

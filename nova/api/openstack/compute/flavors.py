@@ -5,34 +5,15 @@ from nova.api.openstack import common
 from nova.api.openstack import faults
 from nova.api.openstack import validation
 from nova.api.openstack.compute.schemas import flavors as schema
+from nova.api.openstack.compute.views import flavors as views
 from nova.db import api as db
 from nova import exception
 
 
-def _basic(links, row):
-    return {'id': row['flavorid'], 'name': row['name'], 'links': links.pair(row['flavorid'])}
-
-
-def _detail(links, row):
-    # Nova's key order
-    return {
-        'id': row['flavorid'],
-        'name': row['name'],
-        'ram': row['memory_mb'],
-        'disk': row['root_gb'],
-        'swap': row['swap'] or '',
-        'OS-FLV-EXT-DATA:ephemeral': row['ephemeral_gb'],
-        'OS-FLV-DISABLED:disabled': bool(row['disabled']),
-        'vcpus': row['vcpus'],
-        'os-flavor-access:is_public': bool(row['is_public']),
-        'rxtx_factor': row['rxtx_factor'],
-        'links': links.pair(row['flavorid']),
-    }
-
-
-def _page(req, path, view):
+def _page(req, path, detail):
     """The flavors a list asks for, as Nova filters and pages them, in
-    ``view``; a ``flavors_links`` next link when the page is full."""
+    the list's or (``detail``) the full view; a ``flavors_links`` next link
+    when the page is full."""
     validation.validate_query(req, schema.index_query)
     params = req.GET
     filters = {}
@@ -52,8 +33,9 @@ def _page(req, path, view):
     rows = db.flavor_list(sort_key=params.get('sort_key') or 'flavorid',
                           sort_dir=params.get('sort_dir') or 'asc',
                           limit=limit, marker=params.get('marker'), **filters)
-    links = common.Links(req, 'flavors')
-    body = {'flavors': [view(links, row) for row in rows]}
+    builder = views.ViewBuilder(req)
+    view = builder.detail if detail else builder.basic
+    body = {'flavors': [view(row) for row in rows]}
     next_link = common.next_link(req, path, body['flavors'], limit)
     if next_link:
         body['flavors_links'] = next_link
@@ -76,15 +58,15 @@ class FlavorsController:
 
     @validation.documented(query=schema.index_query, response=schema.list_response)
     def index(self, req):
-        return _page(req, 'flavors', _basic)
+        return _page(req, 'flavors', detail=False)
 
     @validation.documented(query=schema.index_query, response=schema.list_response)
     def detail(self, req):
-        return _page(req, 'flavors/detail', _detail)
+        return _page(req, 'flavors/detail', detail=True)
 
     @validation.documented(response=schema.show_response)
     def show(self, req, flavor_id):
         row = db.flavor_get(flavor_id)
         if row is None:
             raise exception.FlavorNotFound(flavor_id=flavor_id)
-        return {'flavor': _detail(common.Links(req, 'flavors'), row)}
+        return {'flavor': views.ViewBuilder(req).detail(row)}
