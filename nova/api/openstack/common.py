@@ -1,4 +1,5 @@
 """Small helpers shared by controllers and view builders."""
+import datetime
 import urllib.parse
 
 from oslo_utils import timeutils
@@ -49,15 +50,41 @@ def query_time(name, value):
     return timeutils.normalize_time(parsed)
 
 
+# One formatter per timestamp format the API shows.
+
 def isotime(value):
-    """created/updated: whole seconds, 'Z'."""
-    return value.strftime('%Y-%m-%dT%H:%M:%SZ') if value is not None else None
+    """Whole seconds and 'Z' (a server's created/updated, a fault's
+    created). Naive UTC datetimes take the fast path (isoformat); others,
+    and years before 1000 (which isoformat does not zero-pad as strftime
+    does), strftime."""
+    if value is None:
+        return None
+    if value.tzinfo is None and value.year >= 1000:
+        return value.isoformat(timespec='seconds') + 'Z'
+    return value.strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
 def isotime_micro(value):
-    """launched_at/terminated_at, a migration's times: ISO 8601 with six
-    digits of microseconds and no zone, as Nova shows them."""
-    return value.isoformat(timespec='microseconds') if value is not None else None
+    """Six digits of microseconds and no zone (launched_at, terminated_at,
+    a migration's and a service's times), as Nova shows them; an aware
+    time is shown in UTC."""
+    if value is None:
+        return None
+    if value.tzinfo is not None:
+        value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    return value.isoformat(timespec='microseconds')
+
+
+def isotime_z(value):
+    """The time as kept (microseconds only when it has some) and 'Z': a
+    maintenance window's times, which operators give."""
+    return value.isoformat() + 'Z' if value is not None else None
+
+
+def isotime_micro_z(value):
+    """Six digits of microseconds and 'Z' (the host-health extension's
+    times)."""
+    return value.isoformat(timespec='microseconds') + 'Z' if value is not None else None
 
 
 class Links:

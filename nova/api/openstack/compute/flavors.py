@@ -6,7 +6,7 @@ from nova.api.openstack import faults
 from nova.api.openstack import validation
 from nova.api.openstack.compute.schemas import flavors as schema
 from nova.api.openstack.compute.views import flavors as views
-from nova.db import api as db
+from nova.compute import flavors
 from nova import exception
 
 
@@ -30,7 +30,7 @@ def _page(req, path, detail):
                 raise faults.BadRequest('Invalid %s filter [%s]' % (param, params[param]))
     limit = common.limit_param(req)
     # an unknown marker is MarkerNotFound: 400 "marker [x] not found"
-    rows = db.flavor_list(sort_key=params.get('sort_key') or 'flavorid',
+    rows = flavors.get_all(sort_key=params.get('sort_key') or 'flavorid',
                           sort_dir=params.get('sort_dir') or 'asc',
                           limit=limit, marker=params.get('marker'), **filters)
     builder = views.ViewBuilder(req)
@@ -66,7 +66,7 @@ class FlavorsController:
 
     @validation.documented(response=schema.show_response)
     def show(self, req, flavor_id):
-        row = db.flavor_get(flavor_id)
+        row = flavors.get(flavor_id)
         if row is None:
             raise exception.FlavorNotFound(flavor_id=flavor_id)
         return {'flavor': views.ViewBuilder(req).detail(row)}

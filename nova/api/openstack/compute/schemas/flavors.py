@@ -1,5 +1,5 @@
 """Query strings and responses of /flavors."""
-from nova.db import api as db
+from nova.compute import flavors
 
 # What Nova validates in the list's query (anything else is ignored, as
 # Nova ignores it below 2.75); minRam, minDisk and is_public are read by
@@ -12,7 +12,7 @@ index_query = {
     'is_public': _string,
     'minRam': _string,
     'minDisk': _string,
-    'sort_key': {'type': 'string', 'enum': sorted(db.FLAVOR_SORT_KEYS)},
+    'sort_key': {'type': 'string', 'enum': sorted(flavors.SORT_KEYS)},
     'sort_dir': {'type': 'string', 'enum': ['asc', 'desc']},
 }
 

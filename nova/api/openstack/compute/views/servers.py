@@ -54,15 +54,6 @@ def _embedded_flavor(copy, with_extra_specs):
     return flavor
 
 
-def isotime(value):
-    """created/updated: whole seconds, 'Z' (common.isotime, faster)."""
-    if value is None:
-        return None
-    if value.tzinfo is None and value.year >= 1000:
-        return value.isoformat(timespec='seconds') + 'Z'
-    return common.isotime(value)
-
-
 class ViewBuilder:
     """Configured once per request; renders any number of rows.
 
@@ -174,7 +165,7 @@ class ViewBuilder:
             'accessIPv4': ipv4 or '',
             'accessIPv6': ipv6 or '',
             'addresses': {},
-            'created': isotime(created_at),
+            'created': common.isotime(created_at),
             'flavor': self._flavors[self._flavor_key(row)],
             'hostId': self._host_ids[project_id, host],
             'id': uuid,
@@ -185,7 +176,7 @@ class ViewBuilder:
             'status': status,
             'tenant_id': project_id,
             'user_id': user_id,
-            'updated': isotime(updated_at or created_at),
+            'updated': common.isotime(updated_at or created_at),
             'OS-DCF:diskConfig': disk_config,
         }
         if status in FAULT_STATUSES and row['fault_code'] is not None:
@@ -209,7 +200,7 @@ class ViewBuilder:
 
     def _fault(self, row):
         fault = {'code': row['fault_code'],
-                 'created': isotime(row['fault_created_at']),
+                 'created': common.isotime(row['fault_created_at']),
                  'message': row['fault_message']}
         if row['fault_details'] and (self.is_admin or row['fault_code'] != 500):
             fault['details'] = row['fault_details']
