@@ -56,7 +56,8 @@ def _capture_names():
     return names
 
 
-class ReferenceV273Test(nova_fixtures.APITestCase):
+class _Seeded(nova_fixtures.APITestCase):
+    """The gabbi fixtures' hosts and servers (the captures' case names)."""
 
     def setUp(self):
         super().setUp()
@@ -76,6 +77,10 @@ class ReferenceV273Test(nova_fixtures.APITestCase):
         return capture, self.api.request(request['method'], path, token=None,
                                          headers=dict(request['headers']),
                                          body=request.get('body'))
+
+
+
+class ReferenceV273Test(_Seeded):
 
     @staticmethod
     def _keys(body, where):
@@ -120,7 +125,7 @@ class ReferenceV273Test(nova_fixtures.APITestCase):
         self.assertEqual((None, {}), (flavor['description'], flavor['extra_specs']))
 
 
-class LockReasonTest(ReferenceV273Test):
+class LockReasonTest(_Seeded):
     """2.73's lock reason, through the captures' sequence: kept while
     locked, shown to the owner, dropped below 2.73, cleared by unlock."""
 
@@ -185,3 +190,47 @@ class LockReasonTest(ReferenceV273Test):
         self.assertEqual(len(all_servers), len(self.api.request(
             'GET', '/v2.1/servers?all_tenants=1&changes-before=2000-01-01T00:00:00Z',
             version='2.65').json['servers']))
+
+
+class CreateTest(_Seeded):
+    """What 2.57, 2.63 and 2.67 change in server create."""
+
+    def create(self, version, **extra):
+        server = dict({'name': 'new', 'flavorRef': '1', 'imageRef': nova_fixtures.IMAGE,
+                       'networks': 'none'}, **extra)
+        return self.api.request('POST', '/v2.1/servers', token='demo:demo', version=version,
+                                body={'server': server})
+
+    def test_personality_is_refused_from_2_57(self):
+        personality = [{'path': '/etc/motd', 'contents': 'aGk='}]
+        self.assertEqual(202, self.create('2.56', personality=personality).status_int)
+        resp = self.create('2.57', personality=personality)
+        self.assertEqual(400, resp.status_int)
+        self.assertIn("Additional properties are not allowed ('personality' was unexpected)",
+                      resp.json['badRequest']['message'])
+
+    def test_trusted_image_certificates_are_kept_and_shown(self):
+        certs = ['0b5d2c72-12cc-4ba6-a8d7-3ff5cc1d8cb8', 'cert-2']
+        self.assertEqual(400, self.create('2.62', trusted_image_certificates=certs).status_int)
+        for bad in ([], ['x', 'x'], [''], 'x'):
+            self.assertEqual(400, self.create('2.63', trusted_image_certificates=bad).status_int,
+                             bad)
+        uuid = self.create('2.63', trusted_image_certificates=certs).json['server']['id']
+        shown = self.api.request('GET', '/v2.1/servers/' + uuid, token='demo:demo',
+                                 version='2.63').json['server']
+        self.assertEqual(certs, shown['trusted_image_certificates'])
+        self.assertNotIn('trusted_image_certificates', self.api.request(
+            'GET', '/v2.1/servers/' + uuid, token='demo:demo', version='2.62').json['server'])
+        uuid = self.create('2.73', trusted_image_certificates=None).json['server']['id']
+        self.assertIsNone(self.api.request('GET', '/v2.1/servers/' + uuid, token='demo:demo',
+                                           version='2.73').json['server'][
+                                               'trusted_image_certificates'])
+
+    def test_volume_type_from_2_67(self):
+        mapping = [{'boot_index': 0, 'uuid': nova_fixtures.IMAGE, 'source_type': 'image',
+                    'destination_type': 'volume', 'volume_size': 1, 'volume_type': 'fast'}]
+        resp = self.create('2.66', block_device_mapping_v2=mapping)
+        self.assertEqual(400, resp.status_int)
+        self.assertIn("Additional properties are not allowed ('volume_type' was unexpected)",
+                      resp.json['badRequest']['message'])
+        self.assertEqual(202, self.create('2.67', block_device_mapping_v2=mapping).status_int)
