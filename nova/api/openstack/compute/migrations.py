@@ -36,7 +36,8 @@ def _filters(req):
 
 class MigrationsController:
 
-    @validation.documented(query=schema.list_query_v266, response=schema.list_response)
+    # documented as served without a version header (2.1): the filters only
+    @validation.documented(query=schema.list_query, response=schema.list_response)
     def index(self, req):
         policy.authorize(req.context, mp.INDEX, {})
         properties = validation.for_version(schema.LIST_QUERIES, req)
