@@ -10,6 +10,7 @@ import uuid as uuidlib
 import sqlalchemy as sa
 
 from nova.db import api as db
+from nova.db import dbtime
 from nova.db import engine
 from nova.db import migration_records
 from nova.db import models
@@ -225,6 +226,34 @@ class _InstanceTests:
                     marker = db.instance_marker(conn, page[-1]['uuid'])
             self.assertEqual([r['uuid'] for r in whole], [r['uuid'] for r in seen], keys)
             self.assertEqual(7, len(seen))
+
+    def test_locked_filter_sort_and_changes_before(self):
+        names = ['s%02d' % i for i in range(6)]
+        db.instances_create([_server(display_name=n, locked=i % 3 == 0)
+                             for i, n in enumerate(names)])
+        with engine.reader() as conn:
+            locked = db.instance_list(conn, {'locked': True}, ['display_name', 'id'],
+                                      ['asc', 'asc'], 10)
+            self.assertEqual(['s00', 's03'], [r['display_name'] for r in locked])
+            self.assertEqual(4, len(db.instance_list(conn, {'locked': False}, ['id'],
+                                                     ['asc'], 10)))
+            # sort_key=locked pages exactly, locked ones first when descending
+            seen, marker = [], None
+            while True:
+                page = db.instance_list(conn, {}, ['locked', 'id'], ['desc', 'desc'], 4,
+                                        marker)
+                if not page:
+                    break
+                seen += page
+                marker = db.instance_marker(conn, page[-1]['uuid'])
+            self.assertEqual([True, True] + [False] * 4, [bool(r['locked']) for r in seen])
+            now = conn.scalar(sa.select(dbtime.db_now()))
+            self.assertEqual(6, len(db.instance_list(
+                conn, {'changes_before': now + datetime.timedelta(minutes=1)}, ['id'],
+                ['asc'], 10)))
+            self.assertEqual([], db.instance_list(
+                conn, {'changes_before': now - datetime.timedelta(days=1)}, ['id'],
+                ['asc'], 10))
 
     def test_counts_by_host(self):
         db.instances_create([_server(host='a'), _server(host='a'), _server(host='b')])
