@@ -73,6 +73,10 @@ class MarkerNotFound(Invalid):
     msg_fmt = 'marker [%(marker)s] not found'
 
 
+class MigrationMarkerNotFound(Invalid):
+    msg_fmt = 'Marker %(marker)s could not be found.'
+
+
 class AvailabilityZoneNotAvailable(Invalid):
     msg_fmt = 'The requested availability zone is not available'
 

@@ -100,13 +100,15 @@ def _is_owner(context, row):
     return row['project_id'] == context.project_id
 
 
-def lock(context, row):
-    """Locked by its owner or by an admin; the owner locking it again
-    changes nothing (an admin's lock is kept)."""
+def lock(context, row, reason=None):
+    """Locked by its owner or by an admin, for ``reason`` (2.73; kept only
+    when given, as Nova's); the owner locking it again changes nothing (an
+    admin's lock and reason are kept)."""
     if row['locked'] and _is_owner(context, row):
         return
+    values = {'locked_reason': reason} if reason else {}
     db.instance_update(row['uuid'], locked=True,
-                       locked_by='owner' if _is_owner(context, row) else 'admin')
+                       locked_by='owner' if _is_owner(context, row) else 'admin', **values)
 
 
 def locked_by_someone_else(context, row):
@@ -117,7 +119,7 @@ def locked_by_someone_else(context, row):
 
 
 def unlock(context, row):
-    db.instance_update(row['uuid'], locked=False, locked_by=None)
+    db.instance_update(row['uuid'], locked=False, locked_by=None, locked_reason=None)
 
 
 def reset_state(context, row, state):

@@ -113,8 +113,9 @@ def admin_password():
 
 
 def create(context, name, image_ref, flavor_id, count, availability_zone=None,
-           metadata=None, security_groups=None, tags=(), **attributes):
-    # metadata and security_groups are JSON text columns of the instance row
+           metadata=None, security_groups=None, tags=(), trusted_certs=None, **attributes):
+    # metadata, security_groups and trusted_certs are JSON text columns of
+    # the instance row
     """Create ``count`` servers; returns (reservation_id, [uuid, ...]).
 
     Hosts are chosen now; each host's nova-compute builds its servers. With
@@ -141,6 +142,7 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
             reservation_id=reservation_id, launch_index=index,
             metadata=json.dumps(metadata or {}),
             security_groups=json.dumps(security_groups) if security_groups else None,
+            trusted_certs=json.dumps(trusted_certs) if trusted_certs else None,
             power_state=POWER_NOSTATE, progress=0,
             **db.flavor_copy(flavor, extra_specs),
             **access_ips.normalized(attributes))

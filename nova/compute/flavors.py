@@ -1,12 +1,19 @@
-"""Flavor management: create (a generated id when none is given) and
-delete, and the projects granted a private flavor."""
+"""Flavors as the API reads them (the list and its sort keys, show) and
+their management: create (a generated id when none is given), the
+description (2.55), delete, and the projects granted a private flavor.
+The statements live in nova.db; the API reaches them here."""
 from oslo_utils import strutils
 from oslo_utils import uuidutils
 
 from nova import exception
 from nova.db import api as db
 from nova.db import flavors as db_flavors
+from nova.db.api import FLAVOR_SORT_KEYS as SORT_KEYS
+from nova.db.api import flavor_list as get_all
 from nova.db.types import MAX_FLOAT, MAX_INT
+
+__all__ = ['MAX_FLOAT', 'MAX_INT', 'SORT_KEYS', 'add_project', 'create', 'delete', 'get',
+           'get_all', 'projects', 'remove_project', 'update_description']
 
 # flavors column -> (the name Nova's messages give it, its least value)
 _COUNTS = (('memory_mb', 'ram', 1), ('vcpus', 'vcpus', 1), ('root_gb', 'disk', 0),
@@ -18,7 +25,7 @@ def _invalid(reason):
 
 
 def create(name, flavorid, memory_mb, vcpus, root_gb, ephemeral_gb=0, swap=0,
-           rxtx_factor=1.0, is_public=True):
+           rxtx_factor=1.0, is_public=True, description=None):
     """Create a flavor and return its row. The counts may come as digit
     strings (the API's schema allows them), so their range is checked here.
     A falsy ``flavorid`` gets a generated uuid; a number is kept as text."""
@@ -40,11 +47,18 @@ def create(name, flavorid, memory_mb, vcpus, root_gb, ephemeral_gb=0, swap=0,
     except ValueError:
         raise _invalid('is_public must be a boolean')
     values.update(name=name.strip(), flavorid=str(flavorid or uuidutils.generate_uuid()),
-                  rxtx_factor=rxtx_factor, is_public=is_public, disabled=False)
+                  rxtx_factor=rxtx_factor, is_public=is_public, disabled=False,
+                  description=description)
     return db_flavors.create(values)
 
 
 delete = db_flavors.destroy
+
+
+def update_description(flavorid, description):
+    """Set (or with None clear) a flavor's description (2.55); returns the
+    row, FlavorNotFound when there is no such flavor."""
+    return db_flavors.update_description(flavorid, description)
 
 
 def get(context, flavorid):

@@ -260,6 +260,8 @@ _FILTERS = {
     'vm_state': lambda: instances.c.vm_state.in_(sa.bindparam('vm_state', expanding=True)),
     'name': lambda: instances.c.display_name.regexp_match(sa.bindparam('name')),
     'changes_since': lambda: instances.c.updated_at >= sa.bindparam('changes_since'),
+    'changes_before': lambda: instances.c.updated_at <= sa.bindparam('changes_before'),
+    'locked': lambda: instances.c.locked == sa.bindparam('locked'),
     # tags (2.26): each a list; the servers with all of them, any of them,
     # not all of them, none of them
     'tags': lambda: _tag_count('tags') == sa.bindparam('tags_count'),
@@ -632,10 +634,10 @@ def instance_counts_by_host(conn, hosts):
 
 # sort_key values Nova accepts for flavors -> our column. Nova's
 # created_at follows the insertion order, which is ours by id; Nova's
-# description, updated_at and vcpu_weight are null on every flavor here,
-# so only the tie-breaker (id) orders those.
+# updated_at and vcpu_weight are null on every flavor here, so only the
+# tie-breaker (id) orders those.
 FLAVOR_SORT_KEYS = {
-    'created_at': 'id', 'description': None, 'disabled': 'disabled',
+    'created_at': 'id', 'description': 'description', 'disabled': 'disabled',
     'ephemeral_gb': 'ephemeral_gb', 'flavorid': 'flavorid', 'id': 'id',
     'is_public': 'is_public', 'memory_mb': 'memory_mb', 'name': 'name',
     'root_gb': 'root_gb', 'rxtx_factor': 'rxtx_factor', 'swap': 'swap',
@@ -666,8 +668,10 @@ def flavor_list(is_public=True, disabled=None, min_memory_mb=None, min_root_gb=N
                             (flavors.c.root_gb, min_root_gb)):
         if minimum is not None:
             query = query.where(column >= max(_INT64_MIN, min(minimum, _INT64_MAX)))
-    keys = [flavors.c[FLAVOR_SORT_KEYS[sort_key]]] if FLAVOR_SORT_KEYS[sort_key] else []
-    if not keys or keys[0].name != 'id':
+    column = FLAVOR_SORT_KEYS[sort_key]
+    # a nullable key (description) sorts as '' so the marker compares
+    keys = [_sort_key_expression(flavors, column)] if column else []
+    if column != 'id':
         keys.append(flavors.c.id)
     with engine.reader() as conn:
         if marker is not None:

@@ -69,8 +69,10 @@ def start(row, allowed_vm_states, dest_host, source_forced_down=False):
             source_compute=row['host'], source_node=row['node'], dest_compute=dest_host,
             status='accepted' if dest_host else 'error',
             open_instance_uuid=row['uuid'] if dest_host else None,
-            old_vm_state=row['vm_state'], created_at=db_now(), updated_at=db_now(),
-            deleted=0))
+            old_vm_state=row['vm_state'], created_at=db_now(),
+            # as Nova's: null until the first change; one that found no
+            # host was accepted and then failed, a change
+            updated_at=None if dest_host else db_now(), deleted=0))
     return migration_uuid
 
 

@@ -57,6 +57,21 @@ def destroy(flavorid):
         raise exception.FlavorNotFound(flavor_id=flavorid)
 
 
+def update_description(flavorid, description):
+    """Set a flavor's description and return its row; FlavorNotFound when
+    there is none."""
+    if '\x00' in str(flavorid):
+        raise exception.FlavorNotFound(flavor_id=flavorid)   # PostgreSQL cannot bind it
+    with engine.writer() as conn:
+        # the write first, then the read (SQLite: no read-to-write upgrade)
+        updated = conn.execute(sa.update(flavors).where(
+            flavors.c.flavorid == str(flavorid)).values(description=description)).rowcount
+        if updated:
+            return conn.execute(sa.select(flavors).where(
+                flavors.c.flavorid == str(flavorid))).mappings().one()
+    raise exception.FlavorNotFound(flavor_id=flavorid)
+
+
 def projects(flavor_pk):
     """The projects granted the flavor with primary key ``flavor_pk``, by id."""
     with engine.reader() as conn:

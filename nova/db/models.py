@@ -83,6 +83,8 @@ class Instance(_Timestamps, Base):
     terminated_at = sa.Column(Timestamp, nullable=True)
     locked = sa.Column(sa.Boolean, nullable=False, default=False, server_default=sa.false())
     locked_by = sa.Column(sa.String(16), nullable=True)   # 'owner' or 'admin', as Nova
+    locked_reason = sa.Column(sa.String(255), nullable=True)   # 2.73; None when unlocked
+    trusted_certs = sa.Column(sa.Text, nullable=True)   # 2.63: a JSON list of ids, or None
     # JSON text: kept in the row so a page of servers is one query.
     metadata_json = sa.Column('metadata', sa.Text, nullable=False, default='{}', server_default='{}')
     security_groups_json = sa.Column('security_groups', sa.Text, nullable=True)
@@ -146,6 +148,7 @@ class Flavor(Base):
     rxtx_factor = sa.Column(sa.Float, nullable=False, default=1.0, server_default='1')
     is_public = sa.Column(sa.Boolean, nullable=False, default=True, server_default=sa.true())
     disabled = sa.Column(sa.Boolean, nullable=False, default=False, server_default=sa.false())
+    description = sa.Column(sa.Text, nullable=True)   # 2.55
 
 
 class FlavorExtraSpec(Base):

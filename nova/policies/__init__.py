@@ -10,6 +10,7 @@ from nova.policies import host_health
 from nova.policies import host_maintenance
 from nova.policies import host_status_events
 from nova.policies import keypairs
+from nova.policies import migrations
 from nova.policies import server_actions
 from nova.policies import server_tags
 from nova.policies import servers
@@ -23,4 +24,4 @@ def list_rules():
                                 server_tags.list_rules(), server_actions.list_rules(),
                                 aggregates.list_rules(), flavor_extra_specs.list_rules(),
                                 flavor_manage.list_rules(), flavor_access.list_rules(),
-                                keypairs.list_rules()))
+                                keypairs.list_rules(), migrations.list_rules()))

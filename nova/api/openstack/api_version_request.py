@@ -4,7 +4,7 @@ History (each entry says what a client sees change; "not served" means the
 version changes only resources or actions this service does not have, and is
 accepted so that clients negotiating past it work):
 
-* 2.1  - the base v2.1 API.
+* 2.1  - the base v2.1 API (``GET /os-migrations`` lists evacuations).
 * 2.2  - keypairs carry ``type`` (ssh or x509); keypair create answers 201
   and delete 204.
 * 2.3  - admins see more extended server attributes (OS-EXT-SRV-ATTR:
@@ -27,8 +27,12 @@ accepted so that clients negotiating past it work):
 * 2.18 - the project id in URLs is optional (both forms were always routed).
 * 2.19 - servers carry ``description``: set on create and by
   ``PUT /servers/{id}``, shown in show, detail and the update response.
-* 2.20 - 2.25: not served (volumes of shelved servers, instance actions,
-  migrations, live migration).
+* 2.20 - 2.22: not served (volumes of shelved servers, instance actions,
+  live migration).
+* 2.23 - ``GET /os-migrations`` carries ``migration_type`` (and ``links``
+  only on in-progress live migrations, so never here; the server
+  migrations resource is not served).
+* 2.24 - 2.25: not served (live migration).
 * 2.26 - server tags: ``/servers/{id}/tags[/{tag}]``, ``tags`` in show and
   detail, and the ``tags``, ``tags-any``, ``not-tags``, ``not-tags-any``
   list filters.
@@ -58,12 +62,42 @@ accepted so that clients negotiating past it work):
 * 2.53 - os-services are named by UUID: ``id`` is the UUID,
   ``PUT /os-services/{service_id}`` (status, disabled_reason, forced_down)
   and ``DELETE /os-services/{service_id}`` replace the action form.
+* 2.54 - not served (rebuild's key_name).
+* 2.55 - flavors carry ``description`` (null when unset) in list, detail and
+  show; flavor create takes ``description``, ``PUT /flavors/{flavor_id}``
+  updates it, and both responses carry it.
+* 2.56 - not served (cold migration's host).
+* 2.57 - server create no longer takes ``personality`` (rebuild and limits
+  are not served).
+* 2.58 - not served (instance actions).
+* 2.59 - ``GET /os-migrations`` carries ``uuid``, pages with ``limit`` and
+  ``marker`` (a migration uuid), newest first, takes ``changes-since``, and
+  answers 400 to unknown parameters.
+* 2.60 - not served (multiattach volumes).
+* 2.61 - flavor detail, show, create and update carry ``extra_specs`` where
+  policy allows listing them.
+* 2.62 - not served (instance action events).
+* 2.63 - server create takes ``trusted_image_certificates``; show, detail
+  and the update response carry it (null when none were given).
+* 2.64 - 2.65: not served (server group policies, live migration abort).
+* 2.66 - ``changes-before`` on the server lists and ``GET /os-migrations``.
+* 2.67 - server create's ``block_device_mapping_v2`` items take
+  ``volume_type``.
+* 2.68 - evacuate no longer takes ``force``.
+* 2.69 - 2.70: not served (down cells, virtual device tags of volumes and
+  interfaces).
+* 2.71 - show and the update response carry ``server_groups`` (always ``[]``:
+  server groups are not served), detail does not.
+* 2.72 - no change here (ports with resource requests at create: there is
+  no network service).
+* 2.73 - lock takes ``locked_reason``; servers carry ``locked_reason``; the
+  server lists take the ``locked`` filter and ``sort_key=locked``.
 """
 import functools
 import re
 
 MIN_VERSION = '2.1'
-MAX_VERSION = '2.53'
+MAX_VERSION = '2.73'
 
 KEYPAIR_TYPE = '2.2'
 EXTENDED_ATTRIBUTES_MORE = '2.3'
@@ -74,6 +108,7 @@ SERVICE_FORCE_DOWN = '2.11'
 EVACUATE_NO_SHARED_STORAGE = '2.14'
 HOST_STATUS = '2.16'
 SERVER_DESCRIPTION = '2.19'
+MIGRATION_TYPE = '2.23'
 SERVER_TAGS = '2.26'
 EVACUATE_FORCE = '2.29'
 NETWORK_TAGS = '2.32'
@@ -85,6 +120,16 @@ NETWORK_TAGS_RESTORED = '2.42'
 EMBEDDED_FLAVOR = '2.47'
 TAGS_ON_CREATE = '2.52'
 SERVICE_UUIDS = '2.53'
+FLAVOR_DESCRIPTION = '2.55'
+NO_PERSONALITY = '2.57'
+MIGRATIONS_PAGING = '2.59'
+FLAVOR_EXTRA_SPECS = '2.61'
+TRUSTED_CERTS = '2.63'
+CHANGES_BEFORE = '2.66'
+BDM_VOLUME_TYPE = '2.67'
+EVACUATE_NO_FORCE = '2.68'
+SERVER_GROUPS = '2.71'
+LOCKED_REASON = '2.73'
 
 _FORMAT = re.compile(r'^([1-9]\d*)\.([1-9]\d*|0)$')
 

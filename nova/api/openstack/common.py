@@ -1,5 +1,8 @@
 """Small helpers shared by controllers and view builders."""
+import datetime
 import urllib.parse
+
+from oslo_utils import timeutils
 
 import nova.conf
 from nova.api.openstack import faults
@@ -37,14 +40,52 @@ def status_from_state(vm_state, task_state):
     return by_task.get(task_state, default)
 
 
+def query_time(name, value):
+    """A query parameter's ISO 8601 time (changes-since, changes-before) as
+    a naive UTC datetime; a malformed one is Nova's 400."""
+    try:
+        parsed = timeutils.parse_isotime(value)
+    except ValueError:
+        raise faults.BadRequest("Invalid input for query parameters %s. Value: %s. "
+                                "'%s' is not a 'date-time'" % (name, value, value))
+    return timeutils.normalize_time(parsed)
+
+
+# One formatter per timestamp format the API shows.
+
 def isotime(value):
-    """created/updated: whole seconds, 'Z'."""
-    return value.strftime('%Y-%m-%dT%H:%M:%SZ') if value is not None else None
+    """Whole seconds and 'Z' (a server's created/updated, a fault's
+    created). Naive UTC datetimes take the fast path (isoformat); others,
+    and years before 1000 (which isoformat does not zero-pad as strftime
+    does), strftime."""
+    if value is None:
+        return None
+    if value.tzinfo is None and value.year >= 1000:
+        return value.isoformat(timespec='seconds') + 'Z'
+    return value.strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
 def isotime_micro(value):
-    """launched_at/terminated_at: ISO 8601 without zone, as Nova shows them."""
-    return value.isoformat() if value is not None else None
+    """Six digits of microseconds and no zone (launched_at, terminated_at,
+    a migration's and a service's times), as Nova shows them; an aware
+    time is shown in UTC."""
+    if value is None:
+        return None
+    if value.tzinfo is not None:
+        value = value.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    return value.isoformat(timespec='microseconds')
+
+
+def isotime_z(value):
+    """The time as kept (microseconds only when it has some) and 'Z': a
+    maintenance window's times, which operators give."""
+    return value.isoformat() + 'Z' if value is not None else None
+
+
+def isotime_micro_z(value):
+    """Six digits of microseconds and 'Z' (the host-health extension's
+    times)."""
+    return value.isoformat(timespec='microseconds') + 'Z' if value is not None else None
 
 
 class Links:

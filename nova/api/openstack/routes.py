@@ -8,6 +8,7 @@ from nova.api.openstack.compute import host_health
 from nova.api.openstack.compute import host_maintenance
 from nova.api.openstack.compute import host_status_events
 from nova.api.openstack.compute import keypairs
+from nova.api.openstack.compute import migrations
 from nova.api.openstack.compute import server_actions
 from nova.api.openstack.compute import server_tags
 from nova.api.openstack.compute import servers
@@ -40,7 +41,8 @@ def route_declarations():
         '/os-services/{service_id}': {'PUT': service.update, 'DELETE': service.delete},
         '/flavors': {'GET': flavor.index, 'POST': flavor.create},
         '/flavors/detail': {'GET': flavor.detail},
-        '/flavors/{flavor_id}': {'GET': flavor.show, 'DELETE': flavor.delete},
+        '/flavors/{flavor_id}': {'GET': flavor.show, 'PUT': flavor.update,
+                                 'DELETE': flavor.delete},
         '/flavors/{flavor_id}/os-flavor-access': {'GET': access.index},
         '/flavors/{flavor_id}/action': {'POST': access.action},
         '/flavors/{flavor_id}/os-extra_specs': {'GET': specs.index, 'POST': specs.create},
@@ -52,6 +54,7 @@ def route_declarations():
         '/os-aggregates/{aggregate_id}/action': {'POST': aggregate.action},
         '/os-keypairs': {'GET': keypair.index, 'POST': keypair.create},
         '/os-keypairs/{keypair_name}': {'GET': keypair.show, 'DELETE': keypair.delete},
+        '/os-migrations': {'GET': migrations.MigrationsController().index},
         '/os-host-status-events': {'GET': host_status_events.HostStatusEventsController().index},
         '/os-host-maintenance': {'GET': window.index, 'POST': window.create},
         '/os-host-maintenance/{maintenance_id}': {'GET': window.show, 'PUT': window.update,

@@ -23,6 +23,15 @@ def validate(body, schema):
                             % (error.absolute_path[-1], error.instance, error.message))
 
 
+def for_version(table, req):
+    """The schema of ``table`` ((first version, schema), newest first) that
+    this request's microversion picks."""
+    for first, schema in table:
+        if req.at_least(first):
+            return schema
+    raise AssertionError('no schema for %s' % req.api_version)
+
+
 def validate_query(req, properties):
     """Check every value of each parameter ``properties`` names (a repeated
     one too) against its schema, in the schema's order, and raise a 400
@@ -36,6 +45,16 @@ def validate_query(req, properties):
                 raise faults.BadRequest(
                     'Invalid input for query parameters %s. Value: %s. %s'
                     % (name, value, error.message))
+
+
+def refuse_unknown_query(req, properties):
+    """Nova's 400 for query parameters ``properties`` does not name (where
+    a resource's schema has ``additionalProperties: false``)."""
+    extras = [name for name in dict.fromkeys(req.GET.keys()) if name not in properties]
+    if extras:
+        raise faults.BadRequest('Additional properties are not allowed (%s %s unexpected)'
+                                % (', '.join(repr(name) for name in extras),
+                                   'was' if len(extras) == 1 else 'were'))
 
 
 def documented(body=None, query=None, response=None, path=None):

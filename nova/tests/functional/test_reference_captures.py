@@ -94,11 +94,11 @@ class ReferenceCapturesTest(cases.SeededTestCase):
 
     def test_nova_specific_captures_have_our_own_answers(self):
         stale = self.ids['c-stale']
-        resp = self.nova.show(stale, version='2.54')
+        resp = self.nova.show(stale, version='2.74')
         self.assertEqual(406, resp.status)
         self.assertEqual({'computeFault': {'code': 406, 'message': avr.unsupported_message(
-            '2.54')}}, resp.json)
-        self.assertEqual('compute 2.54', resp.header('OpenStack-API-Version'))
+            '2.74')}}, resp.json)
+        self.assertEqual('compute 2.74', resp.header('OpenStack-API-Version'))
         latest = self.nova.show(stale, version='latest')
         self.assertEqual('compute ' + avr.MAX_VERSION, latest.header('OpenStack-API-Version'))
         self.assertEqual(avr.MAX_VERSION, latest.header('X-OpenStack-Nova-API-Version'))

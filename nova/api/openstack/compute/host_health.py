@@ -4,23 +4,19 @@ before it starts). The server's owner sees status, since, liveness,
 admin_state and the window's times and impact; host names, reasons and
 heartbeat ages only where os_compute_api:servers:host_health:details
 allows (admins by default)."""
+from nova.api.openstack import common
 from nova.api.openstack import validation
-from nova.api.openstack.compute.host_maintenance import isotime as window_time
 from nova.api.openstack.compute.schemas import host_health as schema
 from nova.compute import host_health
 from nova.policies import host_health as policies
 from nova import policy
 
 
-def isotime(value):
-    return None if value is None else value.isoformat(timespec='microseconds') + 'Z'
-
-
 def _window(row, details):
     if row is None:
         return None
-    window = {'id': row['uuid'], 'start': window_time(row['start_at']),
-              'end': window_time(row['end_at']), 'impact': row['impact'],
+    window = {'id': row['uuid'], 'start': common.isotime_z(row['start_at']),
+              'end': common.isotime_z(row['end_at']), 'impact': row['impact'],
               'state': row['state']}
     if details:
         window['reason'] = row['reason']
@@ -36,7 +32,7 @@ class HostHealthController:
         target = {'project_id': row['project_id']}
         policy.authorize(context, policies.SHOW, target)
         details = policy.authorize(context, policies.SHOW_DETAILS, target, fatal=False)
-        view = {'status': found['status'], 'since': isotime(found['since']),
+        view = {'status': found['status'], 'since': common.isotime_micro_z(found['since']),
                 'liveness': found['liveness'], 'admin_state': found['admin_state'],
                 'maintenance': _window(found['maintenance'], details)}
         if details:

@@ -5,6 +5,7 @@ reason. Everyone else sees only the windows of hosts running servers of
 their project, each with those servers and the hostId they know the host
 by: never its name, never the reason (an operator's text may name hosts).
 """
+from nova.api.openstack import common
 from nova.api.openstack import validation
 from nova.api.openstack import wsgi
 from nova.api.openstack.compute.schemas import host_maintenance as schema
@@ -14,22 +15,18 @@ from nova.policies import host_maintenance as policies
 from nova import policy
 
 
-def isotime(value):
-    return value.isoformat() + 'Z'
-
-
 def admin_view(row):
-    return {'id': row['uuid'], 'host': row['host'], 'start': isotime(row['start_at']),
-            'end': isotime(row['end_at']), 'reason': row['reason'],
+    return {'id': row['uuid'], 'host': row['host'], 'start': common.isotime_z(row['start_at']),
+            'end': common.isotime_z(row['end_at']), 'reason': row['reason'],
             'impact': row['impact'], 'state': row['state'],
-            'created_at': isotime(row['created_at']),
-            'updated_at': isotime(row['updated_at'])}
+            'created_at': common.isotime_z(row['created_at']),
+            'updated_at': common.isotime_z(row['updated_at'])}
 
 
 def member_view(row, project_id, server_ids):
     return {'id': row['uuid'], 'hostId': host_id(project_id, row['host']),
-            'servers': list(server_ids), 'start': isotime(row['start_at']),
-            'end': isotime(row['end_at']), 'impact': row['impact'], 'state': row['state']}
+            'servers': list(server_ids), 'start': common.isotime_z(row['start_at']),
+            'end': common.isotime_z(row['end_at']), 'impact': row['impact'], 'state': row['state']}
 
 
 class HostMaintenanceController:

@@ -14,12 +14,13 @@ import threading
 import time
 
 import nova.conf
+from nova.api.openstack import common
 from nova.api.openstack import faults
 from nova.api.openstack import long_poll
 from nova.api.openstack import validation
 from nova.api.openstack.compute.schemas import host_status_events as schema
 from nova.compute.host_id import host_id
-from nova.db import host_status_events as store
+from nova.compute import status_events as store
 from nova.policies import host_status_events as policies
 from nova import policy
 
@@ -40,10 +41,6 @@ def _wait_slots():
             _slots = long_poll.Slots(CONF.api.max_waits_per_project,
                                      max(1, CONF.api.threads // 2))
         return _slots
-
-
-def isotime(value):
-    return value.isoformat(timespec='microseconds') + 'Z'
 
 
 # ------------------------------------------------------------------ cursor
@@ -147,7 +144,7 @@ class HostStatusEventsController:
     def _common(row):
         return {'old_status': row['old_status'], 'new_status': row['new_status'],
                 'liveness': row['liveness'], 'admin_state': row['admin_state'],
-                'reason': row['reason'], 'at': isotime(row['at'])}
+                'reason': row['reason'], 'at': common.isotime_micro_z(row['at'])}
 
     def _service_event(self, row, with_hosts):
         event = {'id': row['uuid'], 'host': row['host']}

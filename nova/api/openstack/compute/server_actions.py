@@ -5,6 +5,8 @@ Order, as Nova's: the action name (400 for an unknown one), its body
 schema (400), the server (404), the policy (403), then the action's own
 checks (409 locked or in the wrong state, 400/404 for evacuate's host).
 """
+import dataclasses
+
 from oslo_utils import strutils
 
 from nova.api.openstack import api_version_request as avr
@@ -19,33 +21,52 @@ from nova.policies import servers as sp
 from nova import policy
 
 
+@dataclasses.dataclass(frozen=True)
+class Action:
+    """One action: its handler (a ServerActionsController method name),
+    its body schemas ((first version, schema), newest first), the status
+    it answers and the first version that has it."""
+    handler: str
+    schemas: tuple
+    status: int = 202
+    first: str = avr.MIN_VERSION
+
+
+def _always(body_schema):
+    return ((avr.MIN_VERSION, body_schema),)
+
+
+# The one list of the actions this service serves.
+ACTIONS = {
+    'os-stop': Action('_stop', _always(schema.stop)),
+    'os-start': Action('_start', _always(schema.start)),
+    'reboot': Action('_reboot', _always(schema.reboot)),
+    'lock': Action('_lock', ((avr.LOCKED_REASON, schema.lock_v273),
+                             (avr.MIN_VERSION, schema.lock))),
+    'unlock': Action('_unlock', _always(schema.unlock)),
+    'os-resetState': Action('_reset_state', _always(schema.reset_state)),
+    'evacuate': Action('_evacuate', ((avr.EVACUATE_NO_FORCE, schema.evacuate_v268),
+                                     (avr.EVACUATE_FORCE, schema.evacuate_v229),
+                                     (avr.EVACUATE_NO_SHARED_STORAGE, schema.evacuate_v214),
+                                     (avr.MIN_VERSION, schema.evacuate)),
+                       status=200),
+}
+
+
 class ServerActionsController:
 
-    def __init__(self):
-        # action name -> (handler, the body schema for a request)
-        self._actions = {
-            'os-stop': (self._stop, lambda req: schema.stop),
-            'os-start': (self._start, lambda req: schema.start),
-            'reboot': (self._reboot, lambda req: schema.reboot),
-            'lock': (self._lock, lambda req: schema.lock),
-            'unlock': (self._unlock, lambda req: schema.unlock),
-            'os-resetState': (self._reset_state, lambda req: schema.reset_state),
-            'evacuate': (self._evacuate, self._evacuate_schema),
-        }
-
-    @validation.documented(body={'oneOf': [schema.stop, schema.start, schema.reboot,
-                                           schema.lock, schema.unlock, schema.reset_state,
-                                           schema.evacuate_v229]},
-                           response={'oneOf': [schema.no_body, schema.evacuate_response]})
+    @validation.documented(
+        body={'oneOf': [action.schemas[0][1] for action in ACTIONS.values()]},
+        response={'oneOf': [schema.no_body, schema.evacuate_response]})
     def action(self, req, server_id):
         name, body = common.action(req)
-        if name not in self._actions:
+        action = ACTIONS.get(name)
+        if action is None or not req.at_least(action.first):
             raise faults.BadRequest('There is no such action: %s' % name)
-        handler, body_schema = self._actions[name]
-        validation.validate(body, body_schema(req))
+        validation.validate(body, validation.for_version(action.schemas, req))
         row = compute.get(req.context, server_id)
-        result = handler(req, row, body[name])
-        req.response_code = 200 if name == 'evacuate' else 202
+        result = getattr(self, action.handler)(req, row, body[name])
+        req.response_code = action.status
         return result
 
     # ------------------------------------------------------------ power
@@ -66,10 +87,13 @@ class ServerActionsController:
 
     # ------------------------------------------------------------ lock
 
-    def _lock(self, req, row, _):
+    def _lock(self, req, row, body):
         policy.authorize(req.context, ap.LOCK,
                          {'user_id': row['user_id'], 'project_id': row['project_id']})
-        actions.lock(req.context, row)
+        # below 2.73 the body is anything, and a reason in it is dropped
+        reason = (body or {}).get('locked_reason') if req.at_least(
+            avr.LOCKED_REASON) else None
+        actions.lock(req.context, row, reason)
 
     def _unlock(self, req, row, _):
         target = {'project_id': row['project_id']}
@@ -84,20 +108,14 @@ class ServerActionsController:
         policy.authorize(req.context, ap.RESET_STATE, {'project_id': row['project_id']})
         actions.reset_state(req.context, row, body['state'])
 
-    @staticmethod
-    def _evacuate_schema(req):
-        if req.at_least(avr.EVACUATE_FORCE):
-            return schema.evacuate_v229
-        if req.at_least(avr.EVACUATE_NO_SHARED_STORAGE):
-            return schema.evacuate_v214
-        return schema.evacuate
-
     def _evacuate(self, req, row, body):
         policy.authorize(req.context, ap.EVACUATE,
                          {'user_id': row['user_id'], 'project_id': row['project_id']})
         host = body.get('host')
-        force = None
-        if req.at_least(avr.EVACUATE_FORCE):
+        force = None      # below 2.29 a given host is forced
+        if req.at_least(avr.EVACUATE_NO_FORCE):
+            force = False     # the scheduler checks a given host
+        elif req.at_least(avr.EVACUATE_FORCE):
             force = strutils.bool_from_string(body.get('force', False), strict=True)
             if force and not host:
                 raise faults.BadRequest("Can't force to a non-provided destination")

@@ -5,7 +5,6 @@ import re
 import uuid as uuidlib
 
 from oslo_utils import strutils
-from oslo_utils import timeutils
 from oslo_utils import uuidutils
 
 import nova.conf
@@ -33,7 +32,7 @@ SORT_KEYS = {
     'host': 'host',
     'hostname': 'hostname', 'image_ref': 'image_ref', 'instance_type_id': 'flavor_id',
     'kernel_id': 'kernel_id', 'key_name': 'key_name', 'launch_index': 'launch_index',
-    'launched_at': 'launched_at', 'locked_by': None, 'node': 'node',
+    'launched_at': 'launched_at', 'locked': 'locked', 'locked_by': None, 'node': 'node',
     'power_state': 'power_state', 'progress': 'progress', 'project_id': 'project_id',
     'ramdisk_id': 'ramdisk_id', 'root_device_name': 'root_device_name',
     'task_state': 'task_state', 'terminated_at': 'terminated_at',
@@ -88,7 +87,7 @@ class ServersController:
             row, host_statuses = compute.show(context, server_id,
                                               view.host_status is not None)
         policy.authorize(context, sp.SHOW, {'project_id': row['project_id']})
-        return {'server': views.ViewBuilder(req, view, host_statuses).detail(row)}
+        return {'server': views.ViewBuilder(req, view, host_statuses).detail(row, show=True)}
 
     @staticmethod
     def _collection(req, path, servers):
@@ -119,9 +118,12 @@ class ServersController:
                 filters[key] = params[param]
         if params.get('name'):
             filters['name'] = self._name_pattern(params['name'])
-        if 'changes-since' in params:
-            filters['changes_since'] = self._changes_since(params['changes-since'])
-            filters['include_deleted'] = True
+        self._changes_filters(req, filters)
+        if req.at_least(avr.LOCKED_REASON) and 'locked' in params:
+            try:
+                filters['locked'] = strutils.bool_from_string(params['locked'], strict=True)
+            except ValueError as exc:
+                raise faults.BadRequest(str(exc))
         status = params.get('status')
         if status:
             vm_states = common.STATUS_TO_VM_STATES.get(status.upper())
@@ -154,13 +156,22 @@ class ServersController:
             return re.escape(name)
 
     @staticmethod
-    def _changes_since(value):
-        try:
-            parsed = timeutils.parse_isotime(value)
-        except ValueError:
-            raise faults.BadRequest("Invalid input for query parameters changes-since. "
-                                    "Value: %s. '%s' is not a 'date-time'" % (value, value))
-        return timeutils.normalize_time(parsed)
+    def _changes_filters(req, filters):
+        """changes-since, and from 2.66 changes-before: the servers updated
+        in that window, deleted ones included, as Nova lists them."""
+        params = req.GET
+        since = before = None
+        if 'changes-since' in params:
+            since = filters['changes_since'] = common.query_time(
+                'changes-since', params['changes-since'])
+        if req.at_least(avr.CHANGES_BEFORE) and 'changes-before' in params:
+            before = filters['changes_before'] = common.query_time(
+                'changes-before', params['changes-before'])
+            if since is not None and since > before:
+                raise faults.BadRequest('The value of changes-since must be less than or '
+                                        'equal to changes-before.')
+        if since is not None or before is not None:
+            filters['include_deleted'] = True
 
     @staticmethod
     def _sort_params(req):
@@ -187,6 +198,8 @@ class ServersController:
         columns, directions = [], []
         for key, direction in zip(keys, dirs):
             column = SORT_KEYS[key]
+            if key == 'locked' and not req.at_least(avr.LOCKED_REASON):
+                column = None     # accepted and ignored below 2.73, as Nova
             if column and column not in columns:
                 columns.append(column)
                 directions.append(direction)
@@ -197,7 +210,7 @@ class ServersController:
     # ------------------------------------------------------------ writing
 
     @wsgi.status(202)
-    @validation.documented(body=schema.create_v252, response=schema.create_response)
+    @validation.documented(body=schema.create_v263, response=schema.create_response)
     def create(self, req):
         context = req.context
         body = validation.validate(req.json_body(), schema.create_for(req))
@@ -220,6 +233,8 @@ class ServersController:
         if not req.at_least(avr.NETWORKS_REQUIRED):
             # from 2.37 the schema refuses these
             self._check_network_uuids(server.get('networks') or ())
+        if not req.at_least(avr.BDM_VOLUME_TYPE):
+            self._check_no_volume_type(server.get('block_device_mapping_v2') or ())
         image_ref = self._image_uuid(server.get('imageRef'))
         config_drive = strutils.bool_from_string(server.get('config_drive', False))
         security_groups = [g['name'] for g in server.get('security_groups', [])]
@@ -259,7 +274,9 @@ class ServersController:
             access_ip_v4=server.get('accessIPv4'), access_ip_v6=server.get('accessIPv6'),
             display_description=server.get('description') if req.at_least(
                 avr.SERVER_DESCRIPTION) else server['name'],
-            tags=server.get('tags') or ())
+            tags=server.get('tags') or (),
+            trusted_certs=server.get('trusted_image_certificates') if req.at_least(
+                avr.TRUSTED_CERTS) else None)
 
     @staticmethod
     def _check_network_uuids(networks):
@@ -271,6 +288,16 @@ class ServersController:
                     uuidutils.is_uuid_like(uuid)):
                 raise faults.BadRequest('Bad networks format: network uuid is not in '
                                         'proper format (%s)' % uuid)
+
+    @staticmethod
+    def _check_no_volume_type(mappings):
+        """As Nova's schema below 2.67: a block device mapping names no
+        volume_type."""
+        for index, mapping in enumerate(mappings):
+            if 'volume_type' in mapping:
+                raise faults.BadRequest(
+                    "Invalid input for field/attribute %d. Value: %s. Additional properties "
+                    "are not allowed ('volume_type' was unexpected)" % (index, mapping))
 
     @staticmethod
     def _image_uuid(image_ref):

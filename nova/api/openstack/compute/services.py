@@ -4,7 +4,7 @@ Below 2.53 services have integer ids and a PUT names an action (enable,
 disable, disable-log-reason, force-down from 2.11) with the service's host
 and binary in the body. From 2.53 ids are UUIDs and
 ``PUT /os-services/{service_id}`` takes status, disabled_reason and
-forced_down. Every change goes through db.service_update, so what the
+forced_down. Every change goes through compute_services.update, so what the
 scheduler, host_status and the host-status watcher see does not depend on
 the form an operator used.
 """
@@ -12,11 +12,12 @@ from oslo_utils import strutils
 from oslo_utils import uuidutils
 
 from nova.api.openstack import api_version_request as avr
+from nova.api.openstack import common
 from nova.api.openstack import faults
 from nova.api.openstack import validation
 from nova.api.openstack import wsgi
 from nova.api.openstack.compute.schemas import services as schema
-from nova.db import api as db
+from nova.compute import services as compute_services
 from nova import exception
 from nova.policies import services as policies
 from nova import policy
@@ -25,10 +26,6 @@ from nova import servicegroup
 import nova.conf
 
 CONF = nova.conf.CONF
-
-
-def _isotime(value):
-    return value.strftime('%Y-%m-%dT%H:%M:%S.%f') if value is not None else None
 
 
 def _liveness(rows):
@@ -61,21 +58,21 @@ def _view(row, up, seen, req):
         id=row['uuid'] if req.at_least(avr.SERVICE_UUIDS) else row['id'],
         state='up' if up else 'down',
         status='disabled' if row['disabled'] else 'enabled',
-        updated_at=_isotime(seen.get(row['id'], row['updated_at'])),
-        zone=CONF.default_availability_zone if row['binary'] == db.COMPUTE_BINARY
+        updated_at=common.isotime_micro(seen.get(row['id'], row['updated_at'])),
+        zone=CONF.default_availability_zone if row['binary'] == compute_services.COMPUTE_BINARY
         else 'internal')
     return service
 
 
 def _only_compute(binary):
-    if binary != db.COMPUTE_BINARY:
+    if binary != compute_services.COMPUTE_BINARY:
         raise faults.BadRequest('Updating a %s service is not supported. Only nova-compute '
                                 'services can be updated.' % binary)
 
 
 def _change(host, binary, **values):
     _only_compute(binary)
-    if db.service_update(host, binary, **values) == 0:
+    if compute_services.update(host, binary, **values) == 0:
         raise exception.HostNotMapped(name=host)
 
 
@@ -88,7 +85,7 @@ class ServicesController:
     @validation.documented(query=schema.list_query, response=schema.list_response)
     def index(self, req):
         policy.authorize(req.context, policies.LIST, {})
-        rows = db.service_list(host=req.GET.get('host'), binary=req.GET.get('binary'))
+        rows = compute_services.get_all(host=req.GET.get('host'), binary=req.GET.get('binary'))
         up, seen = _liveness(rows)
         return {'services': [_view(row, row['id'] in up, seen, req) for row in rows]}
 
@@ -108,7 +105,7 @@ class ServicesController:
         if not uuidutils.is_uuid_like(service_id):
             raise _invalid_uuid(service_id)
         policy.authorize(req.context, policies.UPDATE, {})
-        row = db.service_get(uuid=service_id)
+        row = compute_services.get(uuid=service_id)
         if row is None:
             raise exception.ServiceNotFound(service_id=service_id)
         _only_compute(row['binary'])
@@ -126,7 +123,7 @@ class ServicesController:
             raise faults.BadRequest("No updates were requested. Fields 'status' or "
                                     "'forced_down' should be specified.")
         _change(row['host'], row['binary'], **values)
-        row = db.service_get(uuid=service_id)
+        row = compute_services.get(uuid=service_id)
         if row is None:     # deleted in the meantime
             raise exception.ServiceNotFound(service_id=service_id)
         up, seen = _liveness([row])
@@ -135,8 +132,7 @@ class ServicesController:
     # ------------------------------------- before 2.53: the action form
 
     def _act(self, req, action):
-        body_schema = (schema.action_body_v211 if req.at_least(avr.SERVICE_FORCE_DOWN)
-                       else schema.action_body)
+        body_schema = validation.for_version(schema.ACTION_BODIES, req)
         body = validation.validate(req.json_body(), body_schema)
         policy.authorize(req.context, policies.UPDATE, {})
         actions = {'enable': self._enable, 'disable': self._disable,
@@ -184,13 +180,13 @@ class ServicesController:
         if req.at_least(avr.SERVICE_UUIDS):
             if not uuidutils.is_uuid_like(service_id):
                 raise _invalid_uuid(service_id)
-            row = db.service_get(uuid=service_id)
+            row = compute_services.get(uuid=service_id)
         else:
             try:
                 number = strutils.validate_integer(service_id, 'id')
             except ValueError as exc:
                 raise faults.BadRequest('Invalid input received: %s' % exc)
-            row = db.service_get(service_id=number)
+            row = compute_services.get(service_id=number)
         # a nova-compute with servers on its host: ServiceHostsInstances (409)
-        if row is None or not db.service_destroy(row['id']):
+        if row is None or not compute_services.destroy(row['id']):
             raise faults.NotFound('Service %s not found.' % service_id)

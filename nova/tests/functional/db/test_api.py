@@ -1,6 +1,7 @@
 """The DB API on SQLite, MariaDB/MySQL and PostgreSQL, including the two
 races a real deployment has: computes claiming the same build, and an
 operator's change meeting a heartbeat."""
+import datetime
 import json
 import threading
 import time
@@ -9,7 +10,9 @@ import uuid as uuidlib
 import sqlalchemy as sa
 
 from nova.db import api as db
+from nova.db import dbtime
 from nova.db import engine
+from nova.db import migration_records
 from nova.db import models
 from nova import exception
 from nova.tests.functional.db import backends
@@ -224,6 +227,34 @@ class _InstanceTests:
             self.assertEqual([r['uuid'] for r in whole], [r['uuid'] for r in seen], keys)
             self.assertEqual(7, len(seen))
 
+    def test_locked_filter_sort_and_changes_before(self):
+        names = ['s%02d' % i for i in range(6)]
+        db.instances_create([_server(display_name=n, locked=i % 3 == 0)
+                             for i, n in enumerate(names)])
+        with engine.reader() as conn:
+            locked = db.instance_list(conn, {'locked': True}, ['display_name', 'id'],
+                                      ['asc', 'asc'], 10)
+            self.assertEqual(['s00', 's03'], [r['display_name'] for r in locked])
+            self.assertEqual(4, len(db.instance_list(conn, {'locked': False}, ['id'],
+                                                     ['asc'], 10)))
+            # sort_key=locked pages exactly, locked ones first when descending
+            seen, marker = [], None
+            while True:
+                page = db.instance_list(conn, {}, ['locked', 'id'], ['desc', 'desc'], 4,
+                                        marker)
+                if not page:
+                    break
+                seen += page
+                marker = db.instance_marker(conn, page[-1]['uuid'])
+            self.assertEqual([True, True] + [False] * 4, [bool(r['locked']) for r in seen])
+            now = conn.scalar(sa.select(dbtime.db_now()))
+            self.assertEqual(6, len(db.instance_list(
+                conn, {'changes_before': now + datetime.timedelta(minutes=1)}, ['id'],
+                ['asc'], 10)))
+            self.assertEqual([], db.instance_list(
+                conn, {'changes_before': now - datetime.timedelta(days=1)}, ['id'],
+                ['asc'], 10))
+
     def test_counts_by_host(self):
         db.instances_create([_server(host='a'), _server(host='a'), _server(host='b')])
         with engine.reader() as conn:
@@ -297,14 +328,64 @@ class _FlavorTests:
         self.assertRaises(exception.MarkerNotFound, db.flavor_list, marker='nope')
 
 
-class DbApiSQLiteTest(_ServiceTests, _InstanceTests, _FlavorTests, backends.BackendTestCase):
+class _MigrationListTests:
+    """GET /os-migrations' statement: filters, newest first, keyset pages
+    after a uuid, and a never-changed migration outside changes-since."""
+
+    def _add_migrations(self):
+        base = datetime.datetime(2026, 1, 1)
+        rows = []
+        for i, (status, source, dest) in enumerate(
+                (('done', 'h1', 'h2'), ('accepted', 'h2', 'h3'), ('failed', 'h1', 'h3'),
+                 ('completed', 'h3', 'h1')), start=1):
+            rows.append(dict(
+                uuid=str(uuidlib.uuid4()), instance_uuid='server-%d' % (i % 2),
+                migration_type='evacuation', source_compute=source, source_node=source,
+                dest_compute=dest, status=status, deleted=0,
+                # two share a creation time: the id breaks the tie
+                created_at=base + datetime.timedelta(hours=min(i, 3)),
+                updated_at=None if status == 'accepted' else base + datetime.timedelta(
+                    hours=i, minutes=30)))
+        with engine.writer() as conn:
+            conn.execute(sa.delete(models.migrations))
+            conn.execute(sa.insert(models.migrations), rows)
+        return [r['uuid'] for r in rows]
+
+    def _statuses(self, filters=None, limit=None, marker=None):
+        rows = migration_records.migration_list(filters or {}, limit, marker)
+        return [r['status'] for r in rows]
+
+    def test_newest_first_and_pages(self):
+        uuids = self._add_migrations()
+        self.assertEqual(['completed', 'failed', 'accepted', 'done'], self._statuses())
+        self.assertEqual(['completed', 'failed'], self._statuses(limit=2))
+        self.assertEqual(['accepted', 'done'], self._statuses(limit=2, marker=uuids[2]))
+        self.assertEqual([], self._statuses(marker=uuids[0]))
+        self.assertRaises(exception.MigrationMarkerNotFound, self._statuses, marker='nope')
+
+    def test_filters(self):
+        self._add_migrations()
+        self.assertEqual(['completed', 'failed', 'done'], self._statuses({'host': 'h1'}))
+        self.assertEqual(['failed', 'done'], self._statuses({'source_compute': 'h1'}))
+        self.assertEqual(['accepted'], self._statuses({'status': 'accepted'}))
+        self.assertEqual(['failed', 'done'], self._statuses({'instance_uuid': 'server-1'}))
+        self.assertEqual([], self._statuses({'migration_type': 'live-migration'}))
+        since = datetime.datetime(2026, 1, 1, 2, 0)
+        # the accepted one was never updated: outside any window
+        self.assertEqual(['completed', 'failed'], self._statuses({'changes_since': since}))
+        self.assertEqual(['done'], self._statuses({'changes_before': since}))
+
+
+class DbApiSQLiteTest(_ServiceTests, _InstanceTests, _FlavorTests, _MigrationListTests,
+                      backends.BackendTestCase):
     BACKEND = 'sqlite'
 
 
-class DbApiMySQLTest(_ServiceTests, _InstanceTests, _FlavorTests, backends.BackendTestCase):
+class DbApiMySQLTest(_ServiceTests, _InstanceTests, _FlavorTests, _MigrationListTests,
+                     backends.BackendTestCase):
     BACKEND = 'mysql'
 
 
-class DbApiPostgreSQLTest(_ServiceTests, _InstanceTests, _FlavorTests,
+class DbApiPostgreSQLTest(_ServiceTests, _InstanceTests, _FlavorTests, _MigrationListTests,
                           backends.BackendTestCase):
     BACKEND = 'postgresql'

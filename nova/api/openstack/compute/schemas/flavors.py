@@ -1,6 +1,12 @@
 """Query strings, request bodies and responses of /flavors."""
+import copy
+import functools
+
+from nova.api.openstack import api_version_request as avr
+from nova.api.openstack import validation
 from nova.api.openstack.compute.schemas import parameter_types as types
-from nova.db import api as db
+from nova.api.openstack.compute.schemas import servers as server_schemas
+from nova.compute import flavors
 
 # What Nova validates in the list's query (anything else is ignored, as
 # Nova ignores it below 2.75); minRam, minDisk and is_public are read by
@@ -12,7 +18,7 @@ index_query = {
     'is_public': _string,
     'minRam': _string,
     'minDisk': _string,
-    'sort_key': {'type': 'string', 'enum': sorted(db.FLAVOR_SORT_KEYS)},
+    'sort_key': {'type': 'string', 'enum': sorted(flavors.SORT_KEYS)},
     'sort_dir': {'type': 'string', 'enum': ['asc', 'desc']},
 }
 
@@ -25,7 +31,7 @@ list_response = {'type': 'object', 'required': ['flavors'],
 show_response = {'type': 'object', 'required': ['flavor'],
                  'properties': {'flavor': _flavor}}
 
-# POST /flavors at 2.1-2.54 (2.55's description is not served yet)
+# POST /flavors at 2.1-2.54
 create = {
     'type': 'object',
     'properties': {
@@ -53,3 +59,28 @@ create = {
     'required': ['flavor'],
     'additionalProperties': False,
 }
+
+# 2.55: a description, printable text up to 65535 characters (Nova's: the
+# column is TEXT), or null
+description = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 65535,
+               'pattern': server_schemas.description_pattern}
+create_v255 = copy.deepcopy(create)
+create_v255['properties']['flavor']['properties']['description'] = description
+
+# PUT /flavors/{flavor_id} from 2.55: the description only, required
+update = {
+    'type': 'object',
+    'properties': {
+        'flavor': {
+            'type': 'object',
+            'properties': {'description': description},
+            'required': ['description'],
+            'additionalProperties': False,
+        },
+    },
+    'required': ['flavor'],
+    'additionalProperties': False,
+}
+
+_CREATE = ((avr.FLAVOR_DESCRIPTION, create_v255), (avr.MIN_VERSION, create))
+create_for = functools.partial(validation.for_version, _CREATE)

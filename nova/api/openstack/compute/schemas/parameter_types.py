@@ -1,5 +1,5 @@
 """Schema fragments several request bodies share, as Nova defines them."""
-from nova.db.types import MAX_FLOAT, MAX_INT  # noqa: F401 (types.MAX_FLOAT for schemas)
+from nova.compute.flavors import MAX_FLOAT, MAX_INT  # noqa: F401 (types.MAX_FLOAT for schemas)
 
 # true/false, or a string oslo's bool_from_string reads as one
 boolean = {'type': ['boolean', 'string'],

@@ -1,5 +1,5 @@
 """Request bodies of POST /servers/{server_id}/action, one per action, as
-Nova's (evacuate: one per microversion range)."""
+Nova's (evacuate and lock: one per microversion range)."""
 import copy
 
 from nova.api.openstack.compute.schemas.parameter_types import boolean
@@ -15,6 +15,22 @@ stop = _any_value('os-stop')
 start = _any_value('os-start')
 lock = _any_value('lock')
 unlock = _any_value('unlock')
+
+# from 2.73: nothing, or a reason
+lock_v273 = {
+    'type': 'object',
+    'properties': {
+        'lock': {
+            'type': ['object', 'null'],
+            'properties': {
+                'locked_reason': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+            },
+            'additionalProperties': False,
+        },
+    },
+    'required': ['lock'],
+    'additionalProperties': False,
+}
 
 reboot = {
     'type': 'object',
@@ -77,6 +93,9 @@ del evacuate_v214['properties']['evacuate']['required']
 # from 2.29: force
 evacuate_v229 = copy.deepcopy(evacuate_v214)
 evacuate_v229['properties']['evacuate']['properties']['force'] = boolean
+
+# from 2.68: no force again
+evacuate_v268 = copy.deepcopy(evacuate_v214)
 
 no_body = {'type': 'null'}
 evacuate_response = {

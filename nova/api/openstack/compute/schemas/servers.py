@@ -4,6 +4,7 @@ import functools
 import unicodedata
 
 from nova.api.openstack import api_version_request as avr
+from nova.api.openstack import validation
 from nova.api.openstack.compute.schemas import parameter_types
 from nova.api.openstack.compute.schemas.parameter_types import boolean
 
@@ -39,8 +40,9 @@ def _printable_ranges():
                    for a, b in ranges)
 
 
+description_pattern = '^[%s]*$' % _printable_ranges()
 _description = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255,
-                'pattern': '^[%s]*$' % _printable_ranges()}
+                'pattern': description_pattern}
 tag = {'type': 'string', 'pattern': '^[^,/]*$', 'minLength': 1,
        'maxLength': MAX_TAG_LENGTH}
 tags = {'type': 'array', 'items': tag, 'maxItems': MAX_TAGS}
@@ -119,7 +121,9 @@ def _network_list(with_tag):
 # api_version_request): 2.19 description; 2.32 a network tag; 2.33-2.36
 # a network tag still (Nova's 2.32-only intent was for block devices);
 # 2.37 networks required, 'auto'/'none' or a list of uuids; 2.42 network
-# tags again; 2.52 tags.
+# tags again; 2.52 tags; 2.57 no personality; 2.63 trusted image
+# certificates. Block device mappings are accepted and unused (no volumes
+# are attached here): the controller refuses only a volume_type below 2.67.
 create_v219 = copy.deepcopy(create)
 _server_properties(create_v219)['description'] = _description
 create_v232 = copy.deepcopy(create_v219)
@@ -131,9 +135,16 @@ create_v242 = copy.deepcopy(create_v237)
 _server_properties(create_v242)['networks'] = _network_list(with_tag=True)
 create_v252 = copy.deepcopy(create_v242)
 _server_properties(create_v252)['tags'] = tags
+create_v257 = copy.deepcopy(create_v252)
+del _server_properties(create_v257)['personality']
+create_v263 = copy.deepcopy(create_v257)
+_server_properties(create_v263)['trusted_image_certificates'] = {
+    'type': ['array', 'null'], 'minItems': 1, 'maxItems': 50, 'uniqueItems': True,
+    'items': {'type': 'string', 'minLength': 1}}
 
 # (first version, schema), newest first
-_CREATE = ((avr.TAGS_ON_CREATE, create_v252), (avr.NETWORK_TAGS_RESTORED, create_v242),
+_CREATE = ((avr.TRUSTED_CERTS, create_v263), (avr.NO_PERSONALITY, create_v257),
+           (avr.TAGS_ON_CREATE, create_v252), (avr.NETWORK_TAGS_RESTORED, create_v242),
            (avr.NETWORKS_REQUIRED, create_v237), (avr.NETWORK_TAGS, create_v232),
            (avr.SERVER_DESCRIPTION, create_v219), (avr.MIN_VERSION, create))
 
@@ -154,15 +165,8 @@ update_all_tags = {'type': 'object', 'properties': {'tags': tags},
                    'required': ['tags'], 'additionalProperties': False}
 
 
-def _for_version(table, req):
-    for first, schema in table:
-        if req.at_least(first):
-            return schema
-    raise AssertionError('no schema for %s' % req.api_version)
-
-
-create_for = functools.partial(_for_version, _CREATE)
-update_for = functools.partial(_for_version, _UPDATE)
+create_for = functools.partial(validation.for_version, _CREATE)
+update_for = functools.partial(validation.for_version, _UPDATE)
 
 # Query strings: what Nova validates (anything else is ignored, as Nova
 # ignores it; admin-only filters from others are dropped).

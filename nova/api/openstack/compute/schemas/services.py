@@ -8,6 +8,7 @@ Nova does, so at 2.53 a host/binary body to ``/os-services/disable`` is a
 """
 import copy
 
+from nova.api.openstack import api_version_request as avr
 from nova.api.openstack.compute.schemas import parameter_types
 
 _text = {'type': 'string', 'minLength': 1, 'maxLength': 255}
@@ -24,6 +25,8 @@ action_body = {
 # 2.11 - 2.52: the same bodies, and force-down's forced_down
 action_body_v211 = copy.deepcopy(action_body)
 action_body_v211['properties']['forced_down'] = parameter_types.boolean
+# (first version, schema), newest first
+ACTION_BODIES = ((avr.SERVICE_FORCE_DOWN, action_body_v211), (avr.MIN_VERSION, action_body))
 
 # 2.53: PUT /os-services/{service_id}; what must be there is checked in code
 update_body = {

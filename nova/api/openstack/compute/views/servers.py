@@ -57,15 +57,6 @@ def _embedded_flavor(copy, with_extra_specs):
     return flavor
 
 
-def isotime(value):
-    """created/updated: whole seconds, 'Z' (common.isotime, faster)."""
-    if value is None:
-        return None
-    if value.tzinfo is None and value.year >= 1000:
-        return value.isoformat(timespec='seconds') + 'Z'
-    return common.isotime(value)
-
-
 class ViewBuilder:
     """Configured once per request; renders any number of rows.
 
@@ -86,6 +77,10 @@ class ViewBuilder:
         self._statuses = _PerRequest(lambda states: common.status_from_state(*states))
         self.description = req.at_least(avr.SERVER_DESCRIPTION)
         self.tags = req.at_least(avr.SERVER_TAGS)
+        self.trusted_certs = req.at_least(avr.TRUSTED_CERTS)
+        self.server_groups = req.at_least(avr.SERVER_GROUPS)
+        self.locked_reason = req.at_least(avr.LOCKED_REASON)
+        self._trusted_certs = _PerRequest(lambda text: json.loads(text) if text else None)
         if req.at_least(avr.EMBEDDED_FLAVOR):
             self._flavor_key = _FLAVOR_COPY
             self._flavors = _PerRequest(
@@ -107,7 +102,9 @@ class ViewBuilder:
         return {'id': row['uuid'], 'name': row['display_name'],
                 'links': self.links.pair(row['uuid'])}
 
-    def detail(self, row):
+    def detail(self, row, show=False):
+        """The full server: detail's, or with ``show`` the single server's
+        (which orders host_status and adds server_groups as Nova does)."""
         server = self._core(row)
         host = row['host']
         server['OS-EXT-AZ:availability_zone'] = row['availability_zone'] or ''
@@ -126,28 +123,42 @@ class ViewBuilder:
             server['security_groups'] = self._security_groups[security_groups]
         if self.locked:
             server['locked'] = bool(row['locked'])
+        # Nova's order: host_status follows locked in show, ends detail
+        if show:
+            self._host_status(server, host)
+            self._since_2_19(server, row, self.server_groups)
+        else:
+            self._since_2_19(server, row, False)
+            self._host_status(server, host)
+        return server
+
+    def _host_status(self, server, host):
         mode = self.host_status_mode
         if mode is not None:
             status = self.host_statuses.get(host, hs.NONE)
             if mode == server_access.ALL or status == hs.UNKNOWN:
                 server['host_status'] = status
-        self._since_2_19(server, row)
-        return server
 
     def updated(self, row):
         """The server as ``PUT /servers/{id}`` answers below 2.75: the
-        core keys, locked, and what 2.19 and 2.26 add."""
+        core keys, locked, and what 2.19 and later add."""
         server = self._core(row)
         if self.locked:
             server['locked'] = bool(row['locked'])
-        self._since_2_19(server, row)
+        self._since_2_19(server, row, self.server_groups)
         return server
 
-    def _since_2_19(self, server, row):
+    def _since_2_19(self, server, row, server_groups):
         if self.description:
             server['description'] = row['display_description']
         if self.tags:
             server['tags'] = self._tags[row['tags']]
+        if self.trusted_certs:
+            server['trusted_image_certificates'] = self._trusted_certs[row['trusted_certs']]
+        if server_groups:
+            server['server_groups'] = []     # server groups are not served here
+        if self.locked_reason:
+            server['locked_reason'] = row['locked_reason']
 
     def _core(self, row):
         (uuid, name, project_id, user_id, host, vm_state, task_state, image_ref, flavor_id,
@@ -157,7 +168,7 @@ class ViewBuilder:
             'accessIPv4': ipv4 or '',
             'accessIPv6': ipv6 or '',
             'addresses': {},
-            'created': isotime(created_at),
+            'created': common.isotime(created_at),
             'flavor': self._flavors[self._flavor_key(row)],
             'hostId': self._host_ids[project_id, host],
             'id': uuid,
@@ -168,7 +179,7 @@ class ViewBuilder:
             'status': status,
             'tenant_id': project_id,
             'user_id': user_id,
-            'updated': isotime(updated_at or created_at),
+            'updated': common.isotime(updated_at or created_at),
             'OS-DCF:diskConfig': disk_config,
         }
         if status in FAULT_STATUSES and row['fault_code'] is not None:
@@ -192,7 +203,7 @@ class ViewBuilder:
 
     def _fault(self, row):
         fault = {'code': row['fault_code'],
-                 'created': isotime(row['fault_created_at']),
+                 'created': common.isotime(row['fault_created_at']),
                  'message': row['fault_message']}
         if row['fault_details'] and (self.is_admin or row['fault_code'] != 500):
             fault['details'] = row['fault_details']
