@@ -7,10 +7,9 @@ accessIPv6 on create and update.
 
 Captures made above our maximum microversion are replayed at it, with
 what those later versions change taken out of Nova's answer (``swap`` 0
-where 2.73 says ``""``) and its version headers read as ours; the
-reference flavors' extra specs are read as ``{}`` until flavors here have
-extra specs (views/flavors.extra_specs()). Everything else, descriptions,
-key order and messages included, must be Nova's."""
+where 2.73 says ``""``) and its version headers read as ours. Everything
+else, descriptions, extra specs, key order and messages included, must be
+Nova's."""
 import copy
 
 import sqlalchemy as sa
@@ -26,6 +25,8 @@ SUBDIR = 'v2.73'
 VERSIONS = ('versions-root.json', 'versions-v2-slash.json', 'versions-v2.1-slash.json')
 FLAVOR_LISTS = (
     'flavors-list-2.54.json', 'flavors-detail-2.54.json',
+    'flavors-list-2.55.json', 'flavors-detail-2.55.json',
+    'flavors-list-2.61.json', 'flavors-detail-2.61.json', 'flavors-detail-2.61-demo.json',
     'flavors-detail-2.1-admin-is_public-none.json',
     'flavors-detail-is_public-none-2.75-admin.json',
     'flavors-detail-is_public-false-2.75-admin.json',
@@ -49,6 +50,9 @@ PRIVATE_FLAVOR = {'flavorid': 'p1', 'name': 'p1.private', 'memory_mb': 1024, 'vc
                   'description': 'private flavor (peer seed)'}
 # the reference cloud's descriptions of the flavors it shares with ours
 DESCRIPTIONS = {'2': 'small flavor (peer seed)'}
+# ... and their extra specs
+EXTRA_SPECS = {'2': {'hw:cpu_policy': 'shared'},
+               '3': {'hw:cpu_policy': 'dedicated', 'hw:mem_page_size': 'large'}}
 
 
 def _as_replayed(capture):
@@ -63,10 +67,6 @@ def _as_replayed(capture):
         for flavor in capture['body_json'].get('flavors', ()):
             if flavor.get('swap') == 0:
                 flavor['swap'] = ''
-    for flavor in capture['body_json'].get('flavors', ()) if isinstance(
-            capture['body_json'], dict) else ():
-        if 'extra_specs' in flavor:
-            flavor['extra_specs'] = {}
     return capture
 
 
@@ -89,6 +89,12 @@ class ReferenceTempestTest(func.SharedAllInOneTestCase):
             for flavorid, description in DESCRIPTIONS.items():
                 conn.execute(sa.update(models.flavors).where(
                     models.flavors.c.flavorid == flavorid).values(description=description))
+            for flavorid, specs in EXTRA_SPECS.items():
+                flavor_pk = conn.scalar(sa.select(models.flavors.c.id).where(
+                    models.flavors.c.flavorid == flavorid))
+                conn.execute(sa.insert(models.flavor_extra_specs), [
+                    {'flavor_id': flavor_pk, 'key': key, 'value': value}
+                    for key, value in specs.items()])
         db.dispose()
 
     def _replay(self, name, path=None):

@@ -125,6 +125,30 @@ class ReferenceV273Test(_Seeded):
         self.assertEqual((None, {}), (flavor['description'], flavor['extra_specs']))
 
 
+class FlavorDescriptionTest(_Seeded):
+    """2.55's flavor create with a description and PUT /flavors/{flavor_id},
+    in the captures' order (f-new is created, then updated), status and
+    body word for word; 2.61's update answer carries the extra specs."""
+
+    SEQUENCE = ('flavors-create-description-2.54.json', 'flavors-create-2.55.json',
+                'flavors-update-2.54.json', 'flavors-update-2.55.json',
+                'flavors-update-member-2.55.json', 'flavors-update-name-2.55.json',
+                'flavors-update-null-2.61.json', 'flavors-update-unknown-2.55.json')
+
+    def test_create_and_update(self):
+        problems = []
+        for name in self.SEQUENCE:
+            capture, ours = self.replay(name)
+            expected = capture['body_json']
+            actual = ours.json if ours.body else None
+            if (ours.status_int, actual) != (capture['status'], expected):
+                problems.append('%s: %s %s, expected %s %s' % (
+                    name, ours.status_int, actual, capture['status'], expected))
+        self.assertEqual([], problems)
+        shown = self.api.request('GET', '/v2.1/flavors/f-new', version='2.55').json['flavor']
+        self.assertIsNone(shown['description'])
+
+
 class LockReasonTest(_Seeded):
     """2.73's lock reason, through the captures' sequence: kept while
     locked, shown to the owner, dropped below 2.73, cleared by unlock."""
