@@ -148,6 +148,34 @@ class FlavorDescriptionTest(_Seeded):
         shown = self.api.request('GET', '/v2.1/flavors/f-new', version='2.55').json['flavor']
         self.assertIsNone(shown['description'])
 
+    def test_extra_specs_only_where_policy_lists_them(self):
+        """As Nova: 2.61's extra_specs in show, detail and update only when
+        os-flavor-extra-specs:index allows; the plain list never has them."""
+        resp = self.api.request('POST', '/v2.1/flavors/1/os-extra_specs',
+                                body={'extra_specs': {'hw:cpu_policy': 'shared'}})
+        self.assertEqual(200, resp.status_int, resp.body)
+
+        def seen(token):
+            show = self.api.request('GET', '/v2.1/flavors/1', token=token,
+                                    version='2.61').json['flavor']
+            detail = self.api.request('GET', '/v2.1/flavors/detail?limit=1', token=token,
+                                      version='2.61').json['flavors'][0]
+            listed = self.api.request('GET', '/v2.1/flavors?limit=1', token=token,
+                                      version='2.61').json['flavors'][0]
+            self.assertNotIn('extra_specs', listed)
+            return show.get('extra_specs'), detail.get('extra_specs')
+
+        specs = {'hw:cpu_policy': 'shared'}
+        self.assertEqual((specs, specs), seen('demo:demo'))
+        self.policy.set_rules({'os_compute_api:os-flavor-extra-specs:index': 'rule:admin_api'})
+        self.assertEqual((None, None), seen('demo:demo'))
+        self.assertEqual((specs, specs), seen('admin:admin'))
+        updated = self.api.request('PUT', '/v2.1/flavors/1', version='2.61',
+                                   body={'flavor': {'description': 'd'}}).json['flavor']
+        self.assertEqual(('d', specs), (updated['description'], updated['extra_specs']))
+        at_255 = self.api.request('GET', '/v2.1/flavors/1', version='2.55').json['flavor']
+        self.assertNotIn('extra_specs', at_255)
+
 
 class LockReasonTest(_Seeded):
     """2.73's lock reason, through the captures' sequence: kept while
