@@ -163,6 +163,19 @@ class FlavorManageSamplesTest(SampleTestCase):
         self.assertEqual(202, resp.status)
         self.assertEqual(b'', resp.raw)
 
+    def test_description(self):
+        """2.55: create with a description, then update it (2.61: the
+        answer carries the extra specs too)."""
+        resp = self.nova.request('POST', '/v2.1/flavors', token=ADMIN, version='2.55',
+                                 body=self.request_sample('flavor-create-2.55-req.json'))
+        self.verify('flavor-create-2.55-resp.json', resp)
+        resp = self.nova.request('PUT', '/v2.1/flavors/described-1', token=ADMIN,
+                                 version='2.61',
+                                 body=self.request_sample('flavor-update-req.json'))
+        self.verify('flavor-update-resp.json', resp)
+        resp = self.nova.request('DELETE', '/v2.1/flavors/described-1', token=ADMIN)
+        self.assertEqual(202, resp.status)
+
 
 class KeypairsSamplesTest(SampleTestCase):
 
