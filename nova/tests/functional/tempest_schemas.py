@@ -99,6 +99,7 @@ ROUTES = [
     ('POST', r'os-aggregates/%s/action' % _UUIDISH,
      _by_version(Aggregates, 'aggregate_add_remove_host')),
     ('POST', r'flavors', _by_version(Flavors, 'create_update_get_flavor_details')),
+    ('PUT', r'flavors/' + _UUIDISH, _by_version(Flavors, 'create_update_get_flavor_details')),
     ('DELETE', r'flavors/' + _UUIDISH, _fixed(flavors_v21.delete_flavor)),
     ('GET', r'flavors/%s/os-flavor-access' % _UUIDISH,
      _fixed(flavors_access.add_remove_list_flavor_access)),

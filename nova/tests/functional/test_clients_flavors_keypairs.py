@@ -79,6 +79,22 @@ class FlavorsKeypairsClientsTest(cases.SeededTestCase):
         admin.flavors.delete(flavor)
         self.assertRaises(nova_exc.NotFound, admin.flavors.get, flavor.id)
 
+    def test_novaclient_python_api_flavor_description(self):
+        admin = clients.novaclient(self.nova, ADMIN, '2.latest')
+        flavor = admin.flavors.create('nc-described', 256, 1, 1, flavorid='nc-described',
+                                      description='first')
+        self.addCleanup(self.nova.request, 'DELETE', '/v2.1/flavors/nc-described')
+        self.assertEqual(('first', {}), (flavor.description, flavor.extra_specs))
+        flavor.set_keys({'hw:cpu_policy': 'shared'})
+        updated = admin.flavors.update(flavor, 'second')
+        self.assertEqual(('second', {'hw:cpu_policy': 'shared'}),
+                         (updated.description, updated.extra_specs))
+        demo = clients.novaclient(self.nova, DEMO, '2.latest')
+        self.assertRaises(nova_exc.Forbidden, demo.flavors.update, flavor, 'x')
+        shown = demo.flavors.get('nc-described')
+        self.assertEqual(('second', {'hw:cpu_policy': 'shared'}),
+                         (shown.description, shown.extra_specs))
+
     def test_nova_cli_flavor_create_access_delete(self):
         done = self.cli(ADMIN, '2.latest', 'flavor-create', '--is-public', 'false',
                         'cli-private', 'auto', '256', '1', '1')
@@ -164,6 +180,17 @@ class FlavorsKeypairsClientsTest(cases.SeededTestCase):
         self.assertIn('os-flavor-manage:create', done.stderr)
         self.osc(ADMIN, '2.latest', 'flavor', 'delete', 'osc-1')
         self.osc(ADMIN, '2.latest', 'flavor', 'show', 'osc-1', ok=False)
+
+    def test_openstack_flavor_description(self):
+        self.addCleanup(self.nova.request, 'DELETE', '/v2.1/flavors/osc-d')
+        done = self.osc(ADMIN, '2.55', 'flavor', 'create', '--ram', '128', '--disk', '1',
+                        '--vcpus', '1', '--id', 'osc-d', '--description', 'first', 'osc-d',
+                        '-f', 'value', '-c', 'description')
+        self.assertEqual('first', done.stdout.strip())
+        self.osc(ADMIN, '2.55', 'flavor', 'set', '--description', 'second', 'osc-d')
+        done = self.osc(ADMIN, '2.61', 'flavor', 'show', 'osc-d', '-f', 'value',
+                        '-c', 'description')
+        self.assertEqual('second', done.stdout.strip())
 
     def test_openstack_keypair_create_list_delete(self):
         path, fingerprint = _public_key_file(self)
