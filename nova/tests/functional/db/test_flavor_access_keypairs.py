@@ -54,6 +54,16 @@ class _Tests:
         self.assertRaises(exception.FlavorAccessNotFound, flavors.remove_project, row, 'demo')
         self.assertIsNone(db.flavor_get('t-p', project_id='demo'))
 
+    def test_a_description_is_set_and_cleared(self):
+        text = 'd\u00e9crit ' + 'x' * 65000     # TEXT: past any VARCHAR
+        row = flavors.create(dict(_flavor('t-desc', 't-described'), description='first'))
+        self.assertEqual('first', row['description'])
+        self.assertEqual(text, flavors.update_description('t-desc', text)['description'])
+        self.assertEqual(text, db.flavor_get('t-desc')['description'])
+        self.assertIsNone(flavors.update_description('t-desc', None)['description'])
+        self.assertRaises(exception.FlavorNotFound, flavors.update_description, 't-none', 'x')
+        self.assertRaises(exception.FlavorNotFound, flavors.update_description, 't-\x00', 'x')
+
     def test_delete_takes_the_grants_with_it(self):
         row = flavors.create(_flavor('t-d', 't-deleted'))
         flavors.add_project(row, 'demo')
