@@ -75,10 +75,11 @@ def _section(name, options):
 
 
 def write(directory, keystone_url, region, accounts, password, image, flavors,
-          max_microversion):
+          max_microversion, compute_nodes):
     """tempest.conf (and accounts.yaml, logs and locks) in ``directory``;
     returns the config file's path. ``flavors``: (flavor_ref,
-    flavor_ref_alt)."""
+    flavor_ref_alt); ``compute_nodes``: how many hosts the all-in-one
+    runs."""
     accounts_file = os.path.join(directory, 'accounts.yaml')
     with open(accounts_file, 'w') as f:
         f.write(accounts_yaml(accounts, password))
@@ -97,7 +98,7 @@ def write(directory, keystone_url, region, accounts, password, image, flavors,
                      'flavor_ref': flavors[0], 'flavor_ref_alt': flavors[1],
                      'min_microversion': '2.1', 'max_microversion': max_microversion,
                      'region': region, 'build_timeout': 60, 'build_interval': 1,
-                     'min_compute_nodes': 1}),
+                     'min_compute_nodes': compute_nodes}),
         ('compute-feature-enabled', FEATURES),
         ('validation', {'run_validation': False}),
     ]

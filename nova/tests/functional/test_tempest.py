@@ -33,6 +33,7 @@ CONCURRENCY = 2
 PASS_FLOOR = 178
 TIMEOUT = 1200
 FLAVORS = ('1', '2')     # m1.tiny and m1.small, made by the first migration
+HOSTS = 2
 
 
 def accounts(concurrency):
@@ -62,7 +63,7 @@ class TempestComputeTest(testtools.TestCase):
             self.keystone.add_user(user, project, roles)
         admin = self.keystone.connect('admin', 'admin')
         self.nova = self.useFixture(func.AllInOne(
-            hosts=2, extra_config=self.keystone.authtoken_config(),
+            hosts=HOSTS, extra_config=self.keystone.authtoken_config(),
             tokens={func.ADMIN: admin.session.get_token()}, ready_timeout=180))
         self.nova.attach_logs_on_failure(self)
         self.keystone.register('compute', 'nova', self.nova.url + '/v2.1')
@@ -76,7 +77,7 @@ class TempestComputeTest(testtools.TestCase):
         workspace = self.useFixture(fixtures.TempDir()).path
         config = tempest_config.write(
             workspace, self.keystone.url, keystone_server.REGION, self.accounts,
-            keystone_server.PASSWORD, func.IMAGE, FLAVORS, self.max_microversion())
+            keystone_server.PASSWORD, func.IMAGE, FLAVORS, self.max_microversion(), HOSTS)
         results, stderr = tempest_run.run(workspace, config, EXCLUDE_LIST, CONCURRENCY,
                                           TIMEOUT)
         self.addDetail('tempest', content.text_content(results.counts()))
