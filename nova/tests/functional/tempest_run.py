@@ -7,6 +7,7 @@ writes its stream to our pipe, so the two runs never meet.
 """
 import io
 import os
+import signal
 import subprocess
 import sys
 
@@ -60,9 +61,16 @@ def run(workspace, config, exclude_list, concurrency, timeout):
     ``config``, from ``workspace``; returns (Results, stderr text)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(('OS_', 'TEMPEST_'))}
     env['PYTHONWARNINGS'] = 'ignore'
-    process = subprocess.run(
-        [TEMPEST, 'run', '--config-file', config, '--regex', REGEX,
-         '--exclude-list', exclude_list, '--concurrency', str(concurrency), '--subunit'],
+    process = subprocess.Popen(
+        [TEMPEST, 'run', '--config-file', os.path.abspath(config), '--regex', REGEX,
+         '--exclude-list', os.path.abspath(exclude_list), '--concurrency', str(concurrency), '--subunit'],
         cwd=workspace, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        timeout=timeout)
-    return Results(io.BytesIO(process.stdout)), process.stderr.decode('utf-8', 'replace')
+        start_new_session=True)
+    try:
+        stream, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        # its stestr workers too: the whole session
+        os.killpg(process.pid, signal.SIGKILL)
+        stream, stderr = process.communicate()
+        stderr += b'\ntempest run: killed after %d s' % timeout
+    return Results(io.BytesIO(stream)), stderr.decode('utf-8', 'replace')
