@@ -25,8 +25,7 @@ from nova.tests.functional import tempest_config
 from nova.tests.functional import tempest_run
 
 EXCLUDE_LIST = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'tempest_exclude.txt')
-# tempest classes in parallel; each holds up to an admin, a member and a
-# reader of one project and a member of another
+# tempest classes in parallel (accounts() has enough for them)
 CONCURRENCY = 2
 # passes measured with tempest 47.0.0 (its newest when this was written);
 # raise it when a served resource's tests join the run
@@ -38,9 +37,11 @@ HOSTS = 2
 
 def accounts(concurrency):
     """[(user, project, roles)] enough for ``concurrency`` classes at
-    once: an admin each; members before readers (tempest's ``alt`` is the
-    first free non-admin account, and must be a member of another project
-    than the class's own member and reader)."""
+    once, each holding an admin, a member (tempest's ``primary``), a reader
+    of the member's project and an ``alt``: an admin each, and twice as
+    many projects with a member and a reader each, members first in the
+    file (tempest's ``alt`` is the first free non-admin account: a member
+    of another project, never the class's own reader)."""
     admins = [('tempest-admin-%d' % i, 'tempest-admin', ('admin',))
               for i in range(1, concurrency + 1)]
     projects = range(1, 2 * concurrency + 1)
