@@ -37,18 +37,6 @@ class Request(webob.Request):
             raise faults.Fault(415, 'Unsupported Content-Type')
         return json_body.loads(raw)
 
-    def action_body(self):
-        """(action name, body) of a POST .../action: the body's single key.
-        Nova reads an action body before anything else, so an empty one is
-        a malformed body too, and one that is not an object is not found."""
-        body = self.json_body(empty=json_body.MALFORMED)
-        try:
-            if len(body) != 1:
-                raise faults.BadRequest(json_body.MALFORMED)
-            return list(body.keys())[0], body
-        except (AttributeError, TypeError):
-            raise faults.NotFound()
-
 
 def status(code):
     """Decorator: the success status of a controller method (default 200)."""

@@ -89,7 +89,7 @@ class AggregatesController:
                            response=schema.show_response,
                            path={'aggregate_id': schema.aggregate_id})
     def action(self, req, aggregate_id):
-        name, body = req.action_body()
+        name, body = common.action(req)
         if name not in self._actions:
             raise faults.BadRequest('There is no such action: %s' % name)
         handler, body_schema, rule = self._actions[name]
