@@ -16,6 +16,8 @@ What uWSGI is told, and why:
   after the fork and builds its own app, engine and policy enforcer.
 * SIGTERM is ``gracefully_kill_them_all``: workers stop accepting and
   finish what they serve, for at most [api] graceful_timeout seconds.
+* ``--harakiri 60``: a request still running after 60 s restarts its worker
+  (gunicorn's worker timeout).
 * ``--buffer-size``: the largest request head; the 414/431 limits are the
   app's (nova/api/openstack/header_limits.py).
 """
@@ -50,6 +52,7 @@ def command():
         '--hook-master-start', 'unix_signal:15 gracefully_kill_them_all',
         '--hook-master-start', 'unix_signal:2 gracefully_kill_them_all',
         '--worker-reload-mercy', str(CONF.api.graceful_timeout),
+        '--harakiri', '60',
         '--buffer-size', '65535', '--max-vars', '512',
         '--disable-logging', '--ignore-sigpipe', '--ignore-write-errors',
         '--disable-write-exception',
