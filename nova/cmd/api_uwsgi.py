@@ -8,7 +8,9 @@ uWSGI dies with it (PR_SET_PDEATHSIG), so nothing outlives a SIGKILL.
 
 What uWSGI is told, and why:
 * ``--http11-socket``: HTTP/1.1 spoken by the workers themselves, with
-  keep-alive; SO_REUSEADDR, so a restart binds at once.
+  keep-alive (an idle kept-alive connection holds its thread up to the
+  socket timeout, 4 s; ``[api] keep_alive = false``: ``--http-socket``,
+  a connection per request); SO_REUSEADDR, so a restart binds at once.
 * ``--processes`` [api] workers, ``--threads`` [api] threads: a long poll
   of /os-host-status-events holds one thread while it waits, never a whole
   worker (the feed lets waits take at most half a worker's threads).
@@ -45,7 +47,8 @@ def command():
         host = '[%s]' % host
     return [
         uwsgi_binary(), '--strict', '--master', '--need-app', '--lazy-apps', '--single-interpreter',
-        '--http11-socket', '%s:%d' % (host, CONF.api.bind_port),
+        '--http11-socket' if CONF.api.keep_alive else '--http-socket',
+        '%s:%d' % (host, CONF.api.bind_port),
         '--processes', str(CONF.api.workers), '--threads', str(CONF.api.threads),
         '--thunder-lock',
         '--module', 'nova.api.openstack.uwsgi_worker:application',

@@ -29,6 +29,13 @@ api_opts = [
                     'gunicorn (gthread workers). Both keep the same limits (413, 414, '
                     '431), graceful stop and metrics.'),
     cfg.IntOpt('workers', default=2, min=1, help='Number of API worker processes.'),
+    cfg.BoolOpt('keep_alive', default=True,
+                help='Under uWSGI: keep a client\'s connection open between its '
+                     'requests (HTTP/1.1 keep-alive). An idle kept-alive connection '
+                     'holds a worker thread for up to 4 s (uWSGI\'s socket timeout); '
+                     'false closes every connection after its answer, which costs '
+                     'uWSGI about nothing (benchmarks/README.rst, "Serving modes") '
+                     'and the client a new connection per request.'),
     cfg.IntOpt('graceful_timeout', default=5, min=1,
                help='Seconds a stopping nova-api (SIGTERM) gives its workers to '
                     'finish the requests they are serving.'),

@@ -99,10 +99,22 @@ class _Lingering:
 
 
 class UWSGIAdapter:
-    def __init__(self, application):
+    def __init__(self, application, keep_alive=True):
         self.application = application
+        self.keep_alive = keep_alive
 
     def __call__(self, environ, start_response):
+        if not self.keep_alive:
+            # uWSGI's --http-socket closes after each answer without saying
+            # so; an HTTP/1.1 client would reuse the connection and fail
+            def closing(status, headers, exc_info=None):
+                if not any(name.lower() == 'connection' for name, _ in headers):
+                    headers = headers + [('Connection', 'close')]
+                return start_response(status, headers, exc_info)
+            return self._serve(environ, closing)
+        return self._serve(environ, start_response)
+
+    def _serve(self, environ, start_response):
         refused = header_limits.refusal(environ, start_response)
         if refused is not None:
             return refused
@@ -118,7 +130,7 @@ def _application():
     config.parse_args(json.loads(os.environ.get('NOVA_API_ARGV', '[]')))
     app = wsgi_app.load_app(request_metrics=os.environ.get('NOVA_API_REQUEST_METRICS') == '1')
     wsgi_app.serve()
-    return UWSGIAdapter(app)
+    return UWSGIAdapter(app, keep_alive=wsgi_app.CONF.api.keep_alive)
 
 
 application = _application()
