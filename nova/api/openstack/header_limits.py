@@ -34,7 +34,7 @@ def refusal(environ, start_response):
                        'Request line over %d bytes' % MAX_LINE)
     fields = 0
     for key, value in environ.items():
-        if key.startswith('HTTP_') or key in ('CONTENT_TYPE', 'CONTENT_LENGTH'):
+        if key.startswith('HTTP_') or (key in ('CONTENT_TYPE', 'CONTENT_LENGTH') and value):
             fields += 1
             if len(key) + len(value) > MAX_FIELD:
                 return _refuse(start_response, '431 Request Header Fields Too Large',
