@@ -12,6 +12,7 @@ request line and header limits (header_limits), and a chunked body, which
 uWSGI hands over still chunked: ChunkedInput reads it with
 ``uwsgi.chunked_read`` as the app asks for bytes, so the body limit
 (sizelimit) still refuses a body the moment it passes the limit."""
+import email.utils
 import json
 import os
 import socket
@@ -98,21 +99,37 @@ class _Lingering:
             linger(uwsgi.connection_fd())
 
 
+class _Date:
+    """The Date header HTTP/1.1 asks of a server with a clock (gunicorn
+    sends it; uWSGI does not), formatted once a second."""
+
+    def __init__(self):
+        self.second, self.text = None, None
+
+    def now(self):
+        second = int(time.time())
+        if second != self.second:
+            self.second, self.text = second, email.utils.formatdate(second, usegmt=True)
+        return self.text
+
+
 class UWSGIAdapter:
     def __init__(self, application, keep_alive=True):
         self.application = application
         self.keep_alive = keep_alive
+        self.date = _Date()
 
     def __call__(self, environ, start_response):
-        if not self.keep_alive:
+        date, close = self.date, not self.keep_alive
+
+        def respond(status, headers, exc_info=None):
+            headers = headers + [('Date', date.now())]
             # uWSGI's --http-socket closes after each answer without saying
             # so; an HTTP/1.1 client would reuse the connection and fail
-            def closing(status, headers, exc_info=None):
-                if not any(name.lower() == 'connection' for name, _ in headers):
-                    headers = headers + [('Connection', 'close')]
-                return start_response(status, headers, exc_info)
-            return self._serve(environ, closing)
-        return self._serve(environ, start_response)
+            if close and not any(name.lower() == 'connection' for name, _ in headers):
+                headers.append(('Connection', 'close'))
+            return start_response(status, headers, exc_info)
+        return self._serve(environ, respond)
 
     def _serve(self, environ, start_response):
         refused = header_limits.refusal(environ, start_response)

@@ -47,7 +47,10 @@ class GracefulStopTest(testtools.TestCase):
         cursor = self.nova.request('GET', FEED).json['next']
         # connections of a previous life, closed by the server first: TIME-WAIT
         for _ in range(5):
-            self.assertEqual(200, self.nova.request('GET', '/v2.1/servers').status)
+            response = self.nova.request('GET', '/v2.1/servers')
+            self.assertEqual(200, response.status)
+            # HTTP/1.1's Date, as gunicorn sent it (uWSGI does not by itself)
+            self.assertTrue(response.header('Date').endswith(' GMT'), response.headers)
         conn = http.client.HTTPConnection('127.0.0.1', self.nova.port, timeout=60)
         conn.connect()
         client_port = conn.sock.getsockname()[1]
