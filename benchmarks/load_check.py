@@ -3,13 +3,14 @@ an operator flips hosts and a compute freezes and thaws; every request must
 succeed and every acknowledged operator change must be in place at the end.
 
     python -m benchmarks.load_check [--clients 32] [--seconds 30] [--api-workers 2]
+        [--server uwsgi|gunicorn]
 
-nova-all-in-one runs as users run it (gunicorn, ``--api-workers`` sync
-workers, loopback) with 4 simulated hosts, heartbeats every second and
-``service_down_time`` 5 s. For ``--seconds``:
+nova-all-in-one runs as users run it (nova-api's default server, uWSGI, or
+``--server gunicorn``; ``--api-workers`` workers, loopback) with 4
+simulated hosts, heartbeats every second and ``service_down_time`` 5 s. For ``--seconds``:
 
 * ``--clients`` threads send requests back to back, each on a new
-  connection (gunicorn's sync workers close it after each response): admin
+  connection: admin
   and member ``servers/detail``, ``servers/{id}``, ``servers``,
   ``os-services`` at 2.16, and now and then a member's ``POST /servers``;
 * an operator flips host-1 and host-2 through os-services (disable with a
@@ -55,6 +56,8 @@ def parse_args(argv):
     parser.add_argument('--seconds', type=seconds_arg, default=30.0)
     parser.add_argument('--api-workers', type=int, default=2)
     parser.add_argument('--seed', type=int, default=1)
+    parser.add_argument('--server', choices=['uwsgi', 'gunicorn'], default='uwsgi',
+                        help="nova-api's [api] server (default uwsgi, nova-api's default)")
     return parser.parse_args(argv)
 
 
@@ -272,7 +275,8 @@ def table(recorder):
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     nova = func.AllInOne(hosts=4, report_interval=1, service_down_time=DOWN_TIME,
-                         api_workers=args.api_workers)
+                         api_workers=args.api_workers,
+                         extra_config='[api]\nserver = %s\n' % args.server)
     nova.validate_schemas = False     # the client's CPU goes to load, not to checks
     nova.setUp()
     try:
@@ -298,9 +302,9 @@ def main(argv=None):
     finally:
         nova.cleanUp()
 
-    print('%d clients, %.0f s, %d API workers; %d operator changes; %d freezes of %s '
+    print('%d clients, %.0f s, %d API workers (%s); %d operator changes; %d freezes of %s '
           '(shown down in %d os-services answers); %d servers created' % (
-              args.clients, elapsed, args.api_workers, operator.changes, freezer.cycles,
+              args.clients, elapsed, args.api_workers, args.server, operator.changes, freezer.cycles,
               FROZEN, clients.frozen_seen_down, len(clients.created)))
     print(load_text)
     for line in table(recorder):

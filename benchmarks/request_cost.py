@@ -1,5 +1,8 @@
-"""Where one request's time goes: this checkout against another, side by side.
+"""Where one request's time goes: in-process against each serving mode
+(without --other, benchmarks/serving_cost.py), or this checkout against
+another, side by side.
 
+    python -m benchmarks.request_cost [--rounds 12] [--modes uwsgi,gthread,sync]
     git worktree add --detach /tmp/before-9 7e940c6
     python -m benchmarks.request_cost --other /tmp/before-9 [--profile]
 
@@ -142,9 +145,12 @@ def requests(checkout):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--other', required=True,
-                        help='the other checkout (e.g. a git worktree of an older commit)')
-    parser.add_argument('--rounds', type=int, default=300)
+    parser.add_argument('--other',
+                        help='the other checkout (e.g. a git worktree of an older commit); '
+                             'without it, in-process against each serving mode')
+    parser.add_argument('--modes', default='uwsgi,gthread,sync',
+                        help='serving modes, without --other (default uwsgi,gthread,sync)')
+    parser.add_argument('--rounds', type=int)
     parser.add_argument('--batch', type=int, default=20,
                         help='requests per turn of a server or an app (default 20)')
     parser.add_argument('--profile', action='store_true')
@@ -152,6 +158,11 @@ def main(argv=None):
                         help="also sample each all-in-one's API processes with py-spy "
                              '(pip install py-spy) this long under show requests')
     args = parser.parse_args(argv)
+    if args.other is None:
+        from benchmarks import serving_cost
+        args.rounds = args.rounds or 12
+        return serving_cost.run(args)
+    args.rounds = args.rounds or 300
     with tempfile.TemporaryDirectory(prefix='nova-cost-') as data_dir:
         this = Checkout('this', HERE, os.path.join(data_dir, 'this'), sync=True)
         other = Checkout('other', os.path.abspath(args.other), os.path.join(data_dir, 'other'))

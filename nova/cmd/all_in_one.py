@@ -132,7 +132,9 @@ def metrics_urls(args):
     return urls
 
 
-def wait_for_api(url, processes, timeout=60):
+def wait_for_api(url, processes, timeout=180):
+    # generous: on a loaded machine (50 computes starting at once on 2 cores)
+    # the workers took 40 s to import the app
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if processes[0].poll() is not None:

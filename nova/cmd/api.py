@@ -1,4 +1,5 @@
-"""nova-api: the compute API under gunicorn with [api] workers."""
+"""nova-api: the compute API with [api] workers, under uWSGI ([api] server =
+uwsgi, the default: nova/cmd/api_uwsgi.py) or gunicorn's gthread workers."""
 import ipaddress
 import sys
 
@@ -56,7 +57,7 @@ class GunicornApp(gunicorn_base.BaseApplication):
         self.cfg.set('worker_class', 'gthread')
         self.cfg.set('threads', CONF.api.threads)
         self.cfg.set('timeout', 60)
-        self.cfg.set('graceful_timeout', 5)
+        self.cfg.set('graceful_timeout', CONF.api.graceful_timeout)
         self.cfg.set('proc_name', 'nova-api')
         self.cfg.set('accesslog', None)
         if 'control_socket_disable' in self.cfg.settings:
@@ -78,7 +79,11 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     config.parse_args(argv)
     check_auth_exposure()
-    GunicornApp(argv, serve_metrics()).run()
+    metrics = serve_metrics()
+    if CONF.api.server == 'uwsgi':
+        from nova.cmd import api_uwsgi
+        return api_uwsgi.run(argv, metrics)
+    GunicornApp(argv, metrics).run()
     return 0
 
 

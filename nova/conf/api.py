@@ -23,9 +23,24 @@ api_opts = [
     cfg.PortOpt('metrics_port', default=0,
                 help='Port of the API metrics; 0 serves none. A port that is '
                      'taken stops nova-api at start.'),
+    cfg.StrOpt('server', default='uwsgi', choices=['uwsgi', 'gunicorn'],
+               help='The WSGI server of nova-api: uwsgi (pyuwsgi, HTTP/1.1 spoken by '
+                    'its workers, the fastest measured: benchmarks/README.rst) or '
+                    'gunicorn (gthread workers). Both keep the same limits (413, 414, '
+                    '431), graceful stop and metrics.'),
     cfg.IntOpt('workers', default=2, min=1, help='Number of API worker processes.'),
+    cfg.BoolOpt('keep_alive', default=True,
+                help='Under uWSGI: keep a client\'s connection open between its '
+                     'requests (HTTP/1.1 keep-alive). An idle kept-alive connection '
+                     'holds a worker thread for up to 4 s (uWSGI\'s socket timeout); '
+                     'false closes every connection after its answer, which costs '
+                     'uWSGI about nothing (benchmarks/README.rst, "Serving modes") '
+                     'and the client a new connection per request.'),
+    cfg.IntOpt('graceful_timeout', default=5, min=1,
+               help='Seconds a stopping nova-api (SIGTERM) gives its workers to '
+                    'finish the requests they are serving.'),
     cfg.IntOpt('threads', default=8, min=2,
-               help='Threads of each API worker (gunicorn gthread): a long poll of '
+               help='Threads of each API worker (uWSGI or gunicorn gthread): a long poll of '
                     'the host status events feed holds one while it waits.'),
     cfg.FloatOpt('max_long_poll', default=25, min=0, max=25,
                  help='Longest wait of a long poll of /os-host-status-events, in '

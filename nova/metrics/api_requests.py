@@ -7,9 +7,9 @@ else (404s, 405s, refusals before routing): never a raw path, so no id
 ever becomes a label value. Methods outside HTTP's usual set count as
 ``other``.
 
-Under nova-api every gunicorn worker writes its values to files in
-prometheus_client's multiprocess directory (PROMETHEUS_MULTIPROC_DIR, set
-by nova-api's master before it forks) and the master serves their sum.
+Under nova-api every worker (uWSGI's or gunicorn's) writes its values to
+files in prometheus_client's multiprocess directory (PROMETHEUS_MULTIPROC_DIR, set
+by nova-api before its server starts) and nova-api serves their sum.
 
 Per request: one closure, one tuple and a lookup of the cached label
 child; nothing is built for the labels.

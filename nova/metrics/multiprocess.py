@@ -1,6 +1,6 @@
-"""prometheus_client's multiprocess mode for nova-api: every gunicorn
-worker writes its values to files in a directory of the master's, and the
-master serves their sum.
+"""prometheus_client's multiprocess mode for nova-api: every API
+worker (uWSGI's or gunicorn's) writes its values to files in a directory
+of nova-api's, and nova-api serves their sum.
 
 prometheus_client chooses where values live when it is first imported, so
 enable() runs in the master before anything imports it; the workers

@@ -1,5 +1,5 @@
 """Runs the real product for functional tests: ``nova-all-in-one`` (API under
-gunicorn, N nova-compute processes) on a temporary SQLite file and an
+uWSGI, N nova-compute processes) on a temporary SQLite file and an
 ephemeral port, and talks to it over HTTP."""
 import json
 import os
@@ -155,6 +155,16 @@ class AllInOne(fixtures.Fixture):
                     test.addDetail(name, content.text_content(
                         f.read()[-20000:].decode('utf-8', 'replace')))
         test.addOnException(attach)
+
+    def api_process(self):
+        """nova-api: the parent of the WSGI server's processes."""
+        return [p for p in psutil.Process(self.process.pid).children()
+                if 'nova.cmd.api' in p.cmdline()][0]
+
+    def api_worker_processes(self):
+        """The processes that serve requests: the leaves under nova-api
+        (uWSGI's workers under its master, or gunicorn's)."""
+        return [p for p in self.api_process().children(recursive=True) if not p.children()]
 
     def all_in_one_output(self):
         with open(os.path.join(self.data_dir, 'all-in-one.log'), 'rb') as f:

@@ -1,5 +1,5 @@
 """The all-in-one's metrics over HTTP: the API's requests summed over every
-gunicorn worker (those that exited too), never on the API port, and a taken
+API worker (uWSGI's, nova-api's default server; those that exited too), never on the API port, and a taken
 metrics port stops each process at start with a clear error."""
 import os
 import socket
@@ -38,9 +38,7 @@ class AllInOneMetricsTest(func.SharedAllInOneTestCase):
         self.nova.attach_logs_on_failure(self)
 
     def api_workers(self):
-        master = [p for p in func.psutil.Process(self.nova.process.pid).children()
-                  if 'nova.cmd.api' in p.cmdline()][0]
-        return master.children()
+        return self.nova.api_worker_processes()
 
     def test_every_worker_counts_even_after_it_exited(self):
         route = '/servers/{server_id}'
@@ -50,7 +48,7 @@ class AllInOneMetricsTest(func.SharedAllInOneTestCase):
             self.assertEqual(404, self.nova.show(uuid).status)
         old = self.api_workers()
         for worker in old:
-            worker.terminate()     # gunicorn starts new ones; their files stay
+            worker.terminate()     # the master starts new ones; their files stay
         func.psutil.wait_procs(old, timeout=20)
         self.nova._wait(lambda: len(self.api_workers()) == 2 and self.nova.request(
             'GET', '/').status == 200, 30, 'new API workers')

@@ -1,5 +1,5 @@
 """What real deployments run at once, against one database: nova-api with
-several gunicorn workers and a second API process (on another port, its
+several API workers and a second API process (on another port, its
 clock five minutes fast) answer the same; two nova-compute processes racing
 for the same servers build each exactly once."""
 import collections
@@ -10,7 +10,6 @@ import re
 import time
 
 import fixtures
-import psutil
 import testtools
 
 from nova.tests.functional import fixtures as func
@@ -46,7 +45,7 @@ def _wait_active(nova, uuids, timeout=30):
 
 
 class ApiProcessesTest(testtools.TestCase):
-    """Three gunicorn workers in the all-in-one's nova-api, and a second
+    """Three API workers in the all-in-one's nova-api, and a second
     nova-api (two workers, clock +5 min) on its own port, one MariaDB."""
 
     def setUp(self):
@@ -64,10 +63,7 @@ class ApiProcessesTest(testtools.TestCase):
                         30, 'the second nova-api')
 
     def _api_workers(self):
-        for child in psutil.Process(self.nova.process.pid).children():
-            if 'nova.cmd.api' in child.cmdline():
-                return child.children()
-        return []
+        return self.nova.api_worker_processes()
 
     def _answers(self, base):
         detail = self.nova.request('GET', base + '/v2.1/servers/detail?all_tenants=1',
