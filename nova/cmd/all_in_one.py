@@ -182,10 +182,10 @@ def start_bmcs(args, data_dir, simulated):
                                                               exc.strerror))
     hosts_config = {}
     for host, server in bmcs.items():
-        hosts_config[host] = {'agent': 'fence_redfish', 'timeout': 30, 'options': {
+        hosts_config[host] = {'agent': 'fence_redfish', 'options': {
             'ip': server.address, 'ipport': server.port, 'username': server.username,
             'password': server.password, 'ssl_insecure': 1, 'systems_uri': server.system_path,
-            'power_timeout': 10}}
+            'power_timeout': 5}}
     path = fencing_file(data_dir)
     with open(path, 'w') as f:
         os.fchmod(f.fileno(), 0o600)
@@ -346,8 +346,10 @@ def main(argv=None):
         simulated = {host: SimulatedHost(host, state_dir, start_compute) for host in hosts}
         if args.fence:
             bmcs.update(start_bmcs(args, data_dir, simulated))
-        else:
-            for host in hosts:      # no BMC to power a host on: every host has power
+        for host in hosts:
+            # a host its BMC powered off stays off; without BMCs (nothing
+            # could power it on) every host has power
+            if not args.fence or power.state(state_dir, host) == power.ON:
                 power.record(state_dir, host, power.ON)
         for host in hosts:
             if simulated[host].boot() is None:

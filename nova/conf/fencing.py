@@ -34,6 +34,12 @@ fencing_opts = [
                       'watcher fences nothing, forces nothing down and notifies no HA '
                       'engine: the fault is more likely on the watcher\'s side than on '
                       'that many hosts. It resumes once the share is back at or below.'),
+    cfg.FloatOpt('brake_window', default=0, min=0,
+                 help='Seconds a host must have read UNKNOWN before it is fenced, at '
+                      'least: hosts that fail together turn UNKNOWN up to a heartbeat '
+                      'apart, and the brake must see them all before the first is '
+                      'fenced. 0 means twice report_interval. A fence waits for the '
+                      'longer of this and fence_after_unknown.'),
     cfg.IntOpt('max_fences_per_tick', default=1, min=1,
                help='Fences the watcher starts in one tick at most.'),
 ]

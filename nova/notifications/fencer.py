@@ -61,6 +61,12 @@ def check_config():
     return agents
 
 
+def fence_delay():
+    """Seconds a host reads UNKNOWN before it is fenced."""
+    window = CONF.fencing.brake_window or 2.0 * CONF.report_interval
+    return max(CONF.fencing.fence_after_unknown, window)
+
+
 def disabled_reason(agent, when):
     return 'fenced by nova-host-status-watcher at %s: %s confirmed it powered off' % (
         when.strftime('%Y-%m-%dT%H:%M:%SZ'), agent)
@@ -111,7 +117,7 @@ class Fencer:
 
     def tick(self):
         """Start the fences that are due (the brake is released)."""
-        due = store.in_status_for(hs.UNKNOWN, CONF.fencing.fence_after_unknown)
+        due = store.in_status_for(hs.UNKNOWN, fence_delay())
         hosts = {host for host, _ in due}
         with self._lock:
             for host in set(self._retry) - hosts - self._running:
@@ -168,7 +174,7 @@ class Fencer:
         if agent is None:
             return 'no fence agent configured for this host ([fencing] config_file)'
         LOG.warning('fencing %s through %s: UNKNOWN for %s s', host, agent.agent,
-                    CONF.fencing.fence_after_unknown)
+                    fence_delay())
         result = fence_agents.run(agent, 'off')
         if result.timed_out:
             return '%s off timed out after %s s' % (agent.agent, agent.timeout)
