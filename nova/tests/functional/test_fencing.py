@@ -135,6 +135,7 @@ class FencingTest(func.SharedAllInOneTestCase):
         self.assertIn('fenced by nova-host-status-watcher at ', service['disabled_reason'])
         events = [e for e in self.feed()[since:] if e['host'] == 'host-1']
         reasons = [e['reason'] for e in events]
+        reasons = reasons[reasons.index('heartbeat_stale'):]     # after create_server_on's
         self.assertEqual(['heartbeat_stale', 'fence_requested', 'fence_confirmed'],
                          reasons[:3])
         self.wait(lambda: 'forced_down' in self.reasons('host-1', since), 'DOWN in the feed')
