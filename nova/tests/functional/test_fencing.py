@@ -139,8 +139,8 @@ class FencingTest(func.SharedAllInOneTestCase):
         self.assertEqual(['heartbeat_stale', 'fence_requested', 'fence_confirmed'],
                          reasons[:3])
         self.wait(lambda: 'forced_down' in self.reasons('host-1', since), 'DOWN in the feed')
-        self.assertEqual(1, self.metric('nova_fences', (('host', 'host-1'),
-                                                        ('result', 'confirmed'))))
+        self.assertEqual(1, self.metric('nova_fences_total', (('host', 'host-1'),
+                                                              ('result', 'confirmed'))))
 
         # the other hosts run on
         self.assertEqual(RUNNING, self.guests('host-2')[other])
