@@ -85,6 +85,7 @@ class Fencer:
         self._lock = threading.Lock()
         self._running = set()       # hosts being fenced
         self._retry = {}            # host -> (failures, monotonic time of the next try)
+        self._held_until = 0.0      # no fence before (monotonic): just released
 
     def standby(self):
         self.brake = None
@@ -110,13 +111,19 @@ class Fencer:
                 LOG.warning('fencing brake engaged: %s; no host is fenced, forced down or '
                             'reported to an HA engine until it is released', why)
             else:
-                LOG.warning('fencing brake released: fencing resumes')
+                # the hosts come back a heartbeat or more apart: one still
+                # reconnecting is not fenced for having been held so long
+                hold = fence_delay() + CONF.service_down_time
+                self._held_until = time.monotonic() + hold
+                LOG.warning('fencing brake released: fencing resumes in %g s', hold)
             self.brake = engaged
         self.metrics.brake(engaged)
         return engaged
 
     def tick(self):
         """Start the fences that are due (the brake is released)."""
+        if time.monotonic() < self._held_until:
+            return
         due = store.in_status_for(hs.UNKNOWN, fence_delay())
         hosts = {host for host, _ in due}
         with self._lock:

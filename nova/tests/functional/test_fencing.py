@@ -15,9 +15,12 @@ import os
 import subprocess
 import time
 
+import testtools
 import yaml
 
 from nova.tests.functional import fixtures as func
+from nova.tests.functional import liveness_servers
+from nova.tests.functional import partition
 from nova.tests.functional.test_metrics import scrape
 
 FEED = '/v2.1/os-host-status-events'
@@ -217,3 +220,65 @@ class FencingTest(func.SharedAllInOneTestCase):
         self.nova.freeze_outside_writes('host-3')
         self.wait(lambda: self.service('host-3')['forced_down'], 'host-3 forced down')
         self.bring_back('host-3')
+
+
+class OneSidedPartitionTest(testtools.TestCase):
+    """The case that once forced every host down in one tick: the computes
+    lose the liveness backend (Redis) while the watcher does not. Every
+    lease vanishes at once; the brake holds: nothing is fenced, forced
+    down or reported, and the event, notification, metric and log say why.
+    Once the partition heals, fencing resumes."""
+
+    def setUp(self):
+        super().setUp()
+        redis = self.useFixture(liveness_servers.Redis(self))
+        self.partition = self.useFixture(partition.OneSidedPartition(redis.port))
+        self.nova = self.useFixture(func.AllInOne(
+            hosts=3, servicegroup_url=self.partition.url, fence='redfish',
+            extra_config=EXTRA, ready_timeout=90))
+        self.nova.attach_logs_on_failure(self)
+        self.checks = FencingTest('feed')
+        self.checks.nova = self.nova
+
+    def watcher_log(self):
+        with open(os.path.join(self.nova.data_dir, 'logs',
+                               'nova-host-status-watcher.log')) as f:
+            return f.read()
+
+    def test_the_brake_holds_through_a_one_sided_partition(self):
+        checks = self.checks
+        since = len(checks.feed())
+        self.partition.cut.set()
+        checks.wait(lambda: 'fence_brake_engaged' in checks.reasons(since=since),
+                    'brake engaged')
+        self.assertEqual(1, checks.metric('nova_fencing_brake_engaged'))
+        checks.wait(lambda: {s['state'] for s in self.nova.services()} == {'down'},
+                    'every host UNKNOWN')
+        log = self.watcher_log()
+        self.assertIn('service.fence_brake.engage', log)
+        # why: the hosts went UNKNOWN a heartbeat apart, the brake engaged
+        # at the second or third
+        self.assertTrue(any(why in log for why in (
+            'fencing brake engaged: 2 of 3 enabled compute hosts are UNKNOWN',
+            'fencing brake engaged: every enabled compute host (3) is UNKNOWN')), log[-3000:])
+        # an absence: watched for a while, well past the fence delay
+        time.sleep(8)
+        self.assertNotIn('fence_requested', checks.reasons(since=since))
+        for host in self.nova.host_names:
+            self.assertFalse(checks.service(host)['forced_down'], host)
+            self.assertEqual('On', checks.power(host))
+            self.assertTrue(checks.running_compute(host), host)
+        self.assertGreater(self.partition.swallowed, 0)
+
+        self.partition.heal()
+        checks.wait(lambda: 'fence_brake_released' in checks.reasons(since=since),
+                    'brake released', timeout=90)
+        checks.wait(lambda: {s['state'] for s in self.nova.services()} == {'up'},
+                    'every host UP', timeout=90)
+        self.assertEqual(0, checks.metric('nova_fencing_brake_engaged'))
+        self.assertIn('service.fence_brake.release', self.watcher_log())
+        self.assertNotIn('fence_requested', checks.reasons(since=since))
+        # fencing resumes: one hung host is fenced
+        self.nova.freeze('host-1')
+        checks.wait(lambda: checks.service('host-1')['forced_down'], 'host-1 forced down')
+        self.assertEqual('Off', checks.power('host-1'))
