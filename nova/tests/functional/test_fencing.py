@@ -29,16 +29,9 @@ SHUTDOWN, RUNNING = 4, 1
 EXTRA = '[fencing]\nagent_timeout = 8\nretry_initial = 1\nretry_max = 3\n'
 
 
-class FencingTest(func.SharedAllInOneTestCase):
-
-    ALL_IN_ONE = dict(hosts=3, report_interval=1, service_down_time=3, fence='redfish',
-                      extra_config=EXTRA, ready_timeout=90)
-
-    def setUp(self):
-        super().setUp()
-        self.nova.attach_logs_on_failure(self)
-
-    # ------------------------------------------------------------ helpers
+class FencingHelpers:
+    """What the fencing tests read and do on ``self.nova`` (an all-in-one
+    with ``fence='redfish'``)."""
 
     def hypervisor_file(self, name):
         return os.path.join(self.nova.data_dir, 'hypervisors', name)
@@ -117,7 +110,15 @@ class FencingTest(func.SharedAllInOneTestCase):
     def fence_failures(self, host):
         return self.reasons(host).count('fence_failed')
 
-    # -------------------------------------------------------------- tests
+
+class FencingTest(FencingHelpers, func.SharedAllInOneTestCase):
+
+    ALL_IN_ONE = dict(hosts=3, report_interval=1, service_down_time=3, fence='redfish',
+                      extra_config=EXTRA, ready_timeout=90)
+
+    def setUp(self):
+        super().setUp()
+        self.nova.attach_logs_on_failure(self)
 
     def test_a_hung_host_is_powered_off_confirmed_then_forced_down(self):
         ours = [self.nova.create_server_on('host-1', name='fenced-%d' % i) for i in range(2)]
@@ -222,7 +223,7 @@ class FencingTest(func.SharedAllInOneTestCase):
         self.bring_back('host-3')
 
 
-class OneSidedPartitionTest(testtools.TestCase):
+class OneSidedPartitionTest(FencingHelpers, testtools.TestCase):
     """The case that once forced every host down in one tick: the computes
     lose the liveness backend (Redis) while the watcher does not. Every
     lease vanishes at once; the brake holds: nothing is fenced, forced
@@ -237,8 +238,6 @@ class OneSidedPartitionTest(testtools.TestCase):
             hosts=3, servicegroup_url=self.partition.url, fence='redfish',
             extra_config=EXTRA, ready_timeout=90))
         self.nova.attach_logs_on_failure(self)
-        self.checks = FencingTest('feed')
-        self.checks.nova = self.nova
 
     def watcher_log(self):
         with open(os.path.join(self.nova.data_dir, 'logs',
@@ -246,13 +245,12 @@ class OneSidedPartitionTest(testtools.TestCase):
             return f.read()
 
     def test_the_brake_holds_through_a_one_sided_partition(self):
-        checks = self.checks
-        since = len(checks.feed())
+        since = len(self.feed())
         self.partition.cut.set()
-        checks.wait(lambda: 'fence_brake_engaged' in checks.reasons(since=since),
+        self.wait(lambda: 'fence_brake_engaged' in self.reasons(since=since),
                     'brake engaged')
-        self.assertEqual(1, checks.metric('nova_fencing_brake_engaged'))
-        checks.wait(lambda: {s['state'] for s in self.nova.services()} == {'down'},
+        self.assertEqual(1, self.metric('nova_fencing_brake_engaged'))
+        self.wait(lambda: {s['state'] for s in self.nova.services()} == {'down'},
                     'every host UNKNOWN')
         log = self.watcher_log()
         self.assertIn('service.fence_brake.engage', log)
@@ -263,22 +261,22 @@ class OneSidedPartitionTest(testtools.TestCase):
             'fencing brake engaged: every enabled compute host (3) is UNKNOWN')), log[-3000:])
         # an absence: watched for a while, well past the fence delay
         time.sleep(8)
-        self.assertNotIn('fence_requested', checks.reasons(since=since))
+        self.assertNotIn('fence_requested', self.reasons(since=since))
         for host in self.nova.host_names:
-            self.assertFalse(checks.service(host)['forced_down'], host)
-            self.assertEqual('On', checks.power(host))
-            self.assertTrue(checks.running_compute(host), host)
+            self.assertFalse(self.service(host)['forced_down'], host)
+            self.assertEqual('On', self.power(host))
+            self.assertTrue(self.running_compute(host), host)
         self.assertGreater(self.partition.swallowed, 0)
 
         self.partition.heal()
-        checks.wait(lambda: 'fence_brake_released' in checks.reasons(since=since),
+        self.wait(lambda: 'fence_brake_released' in self.reasons(since=since),
                     'brake released', timeout=90)
-        checks.wait(lambda: {s['state'] for s in self.nova.services()} == {'up'},
+        self.wait(lambda: {s['state'] for s in self.nova.services()} == {'up'},
                     'every host UP', timeout=90)
-        self.assertEqual(0, checks.metric('nova_fencing_brake_engaged'))
+        self.assertEqual(0, self.metric('nova_fencing_brake_engaged'))
         self.assertIn('service.fence_brake.release', self.watcher_log())
-        self.assertNotIn('fence_requested', checks.reasons(since=since))
+        self.assertNotIn('fence_requested', self.reasons(since=since))
         # fencing resumes: one hung host is fenced
         self.nova.freeze('host-1')
-        checks.wait(lambda: checks.service('host-1')['forced_down'], 'host-1 forced down')
-        self.assertEqual('Off', checks.power('host-1'))
+        self.wait(lambda: self.service('host-1')['forced_down'], 'host-1 forced down')
+        self.assertEqual('Off', self.power('host-1'))
