@@ -8,7 +8,8 @@ import logging
 import nova.conf
 from nova.compute import aggregate_filter
 from nova.db import aggregates
-from nova.db import api as db
+from nova.db import instances as instance_db
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import host_maintenance
 from nova import exception
@@ -47,7 +48,7 @@ def _by_aggregates(conn, hosts, extra_specs):
 
 def _pick(count, exclude=None, only=None, extra_specs=None):
     with engine.reader() as conn:
-        services = db.services_with_liveness(conn, binary=db.COMPUTE_BINARY)
+        services = service_db.services_with_liveness(conn, binary=service_db.COMPUTE_BINARY)
         enabled = {s['host']: s for s in services
                    if not s['disabled'] and not s['forced_down']
                    and s['host'] != exclude and only in (None, s['host'])}
@@ -62,7 +63,7 @@ def _pick(count, exclude=None, only=None, extra_specs=None):
         soon = host_maintenance.hosts_starting_within(
             conn, CONF.scheduler.maintenance_lookahead)
         candidates = [h for h in candidates if h not in soon] or candidates
-        load = db.instance_counts_by_host(conn, candidates)
+        load = instance_db.instance_counts_by_host(conn, candidates)
     picks = []
     for _ in range(count):
         host = min(candidates, key=lambda h: (load.get(h, 0), h))

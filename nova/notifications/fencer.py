@@ -28,7 +28,7 @@ import nova.conf
 from nova.compute import fence_agents
 from nova.compute import fencing_brake
 from nova.compute import host_status as hs
-from nova.db import api as db
+from nova.db import services as service_db
 from nova.db import fencing as fencing_store
 from nova.db import host_status_events as store
 
@@ -51,7 +51,7 @@ def check_config():
                 'its fence confirmed it off ([fencing] fence_after_unknown)' % name)
     agents = fence_agents.load(CONF.fencing.config_file, CONF.fencing.agent_timeout)
     try:
-        rows = db.service_list(binary=db.COMPUTE_BINARY)
+        rows = service_db.service_list(binary=service_db.COMPUTE_BINARY)
     except db_exc.DBError as exc:
         LOG.warning('cannot check that every enabled compute host has a fence agent '
                     '(database unavailable: %s); a host without one is never fenced', exc)

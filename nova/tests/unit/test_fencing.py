@@ -17,7 +17,7 @@ import nova.conf
 from nova.compute import fence_agents
 from nova.compute import fencing_brake
 from nova.compute import host_status as hs
-from nova.db import api as db
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import fencing as fencing_store
 from nova.db import host_status_events as store
@@ -142,7 +142,7 @@ class WatcherBrakeTest(testtools.TestCase):
         self.make_stale('host-1', 'host-2', 'host-3')    # every heartbeat lost at once
         for _ in range(3):
             watcher.tick()
-        self.assertFalse(any(row['forced_down'] for row in db.service_list()))
+        self.assertFalse(any(row['forced_down'] for row in service_db.service_list()))
         reasons = [e['reason'] for e in store.undelivered()]
         self.assertEqual(1, reasons.count(fencing_store.BRAKE_ENGAGED))
         for event in store.undelivered():
