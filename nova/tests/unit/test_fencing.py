@@ -5,6 +5,7 @@ forces nothing down while the brake holds (also in the drill mode of
 force_down_after_unknown, which once forced every host down in one tick
 of a one-sided partition)."""
 import datetime
+import json
 import os
 import stat
 import textwrap
@@ -13,6 +14,7 @@ import fixtures
 import sqlalchemy as sa
 import testtools
 
+import nova
 import nova.conf
 from nova.compute import fence_agents
 from nova.compute import fencing_brake
@@ -161,3 +163,27 @@ class WatcherBrakeTest(testtools.TestCase):
             CONF.clear_override(name, group='host_status_watcher')
         exc = self.assertRaises(fence_agents.FencingConfigError, fencer.check_config)
         self.assertIn('config_file is not set', str(exc))
+
+
+class SamplesTest(testtools.TestCase):
+    """The documented samples (doc/source/notification_samples) are what the
+    watcher sends for each fencing event, but for ids and times."""
+
+    def test_each_fencing_notification_matches_its_sample(self):
+        samples = os.path.join(os.path.dirname(nova.__file__), '..', 'doc', 'source',
+                               'notification_samples')
+        at = datetime.datetime(2026, 12, 2, 14, 7, 22, 876000)
+        for reason, (event_type, payload) in host_status_watcher.FENCING_EVENT_TYPES.items():
+            host = None if reason in fencing_store.BRAKE_REASONS else 'host-1'
+            sent_payload = payload({'uuid': 'u', 'host': host,
+                                    'binary': host and 'nova-compute', 'reason': reason,
+                                    'at': at})
+            with open(os.path.join(samples, event_type.replace('.', '-') + '.json')) as f:
+                sample = json.load(f)
+            self.assertEqual(event_type, sample['event_type'])
+            self.assertEqual(
+                {k: v for k, v in sample['payload'].items() if k != 'nova_object.data'},
+                {k: v for k, v in sent_payload.items() if k != 'nova_object.data'})
+            data = sample['payload']['nova_object.data']
+            self.assertEqual(set(data), set(sent_payload['nova_object.data']), event_type)
+            self.assertEqual(reason, data['reason'])
