@@ -16,7 +16,6 @@ from testtools import content
 
 from nova.tests.functional import fixtures as func
 from nova.tests.functional import keystone_server
-from nova.tests.functional import masakari_server
 from nova.tests.functional import server_actions
 from nova.tests.functional import test_masakari
 from nova.tests.functional import test_fencing
@@ -26,49 +25,21 @@ RUNNING = 1
 V253 = test_masakari.V253
 
 
-class MasakariThroughFencingTest(test_fencing.FencingHelpers, func.SharedAllInOneTestCase):
-    """Its own all-in-one (three hosts with BMCs, the watcher fencing and
-    notifying Masakari), Keystone and Masakari as in test_masakari."""
-
-    _stop_services = classmethod(test_masakari.MasakariRecoveryTest._stop_services.__func__)
-    seed_class = classmethod(test_masakari.MasakariRecoveryTest.seed_class.__func__)
-    notifications_of = test_masakari.MasakariRecoveryTest.notifications_of
+class MasakariThroughFencingTest(test_fencing.FencingHelpers,
+                                 test_masakari.KeystoneMasakariTestCase):
+    """Its own all-in-one: three hosts with BMCs, the watcher fencing and
+    notifying Masakari."""
 
     @classmethod
-    def tearDownClass(cls):
-        try:
-            super().tearDownClass()
-        finally:
-            cls._stop_services()
-
-    @classmethod
-    def setUpClass(cls):
-        cls.keystone = keystone_server.Keystone()
-        cls.keystone.setUp()
-        try:
-            cls.masakari = masakari_server.Masakari(cls.keystone)
-            cls.masakari.setUp()
-            cls.admin = cls.keystone.connect('admin', 'admin')
-            tokens = {ADMIN: cls.admin.session.get_token(),
-                      DEMO: cls.keystone.connect('demo', 'demo').session.get_token()}
-            watcher = ('\n[host_status_watcher]\nnotify_masakari = true\n\n'
-                       '[masakari]\nauth_type = password\nauth_url = %s\nusername = admin\n'
-                       'password = %s\nproject_name = admin\nuser_domain_name = Default\n'
-                       'project_domain_name = Default\nregion_name = %s\n'
-                       % (cls.keystone.url, keystone_server.PASSWORD, keystone_server.REGION))
-            cls.ALL_IN_ONE = dict(hosts=3, report_interval=1, service_down_time=3,
-                                  fence='redfish', tokens=tokens, ready_timeout=180,
-                                  extra_config=cls.keystone.authtoken_config() + watcher)
-            super().setUpClass()
-        except BaseException:
-            cls._stop_services()
-            raise
-
-    def setUp(self):
-        super().setUp()
-        self.nova.attach_logs_on_failure(self)
-        self.addOnException(lambda exc_info: self.addDetail(
-            'masakari', content.text_content(self.masakari.logs())))
+    def all_in_one(cls, tokens):
+        watcher = ('\n[host_status_watcher]\nnotify_masakari = true\n\n'
+                   '[masakari]\nauth_type = password\nauth_url = %s\nusername = admin\n'
+                   'password = %s\nproject_name = admin\nuser_domain_name = Default\n'
+                   'project_domain_name = Default\nregion_name = %s\n'
+                   % (cls.keystone.url, keystone_server.PASSWORD, keystone_server.REGION))
+        return dict(hosts=3, report_interval=1, service_down_time=3, fence='redfish',
+                    tokens=tokens, ready_timeout=180,
+                    extra_config=cls.keystone.authtoken_config() + watcher)
 
     def powered(self, host):
         path = os.path.join(self.nova.data_dir, 'hypervisors', host + '.power')
