@@ -3,13 +3,17 @@ of them ACTIVE on another host, through the host-status watcher, OpenStack
 Masakari 22 and evacuate, with the all-in-one behind Keystone 30.
 
     python -m benchmarks.time_to_recovery [--runs 5] [--servers 10]
-        [--recovery-threads N] [--hash-rounds N]
+        [--recovery-threads N] [--hash-rounds N] [--fence redfish]
 
 Drill configuration: report_interval 1 s, service_down_time 3 s; the
 all-in-one's own watcher (its nova-host-status-watcher process) with
 ``notify_masakari = true`` and ``force_down_after_unknown = 0``: it forces
 a host down at the tick it first reads UNKNOWN, and the DOWN that follows
-is what it notifies Masakari of. Masakari's engine runs with the short
+is what it notifies Masakari of. With ``--fence redfish`` the compute is
+SIGSTOPped instead (a hung host) and the watcher fences it through its
+simulated BMC with Debian's fence_redfish ([fencing], the all-in-one's
+``--fence redfish``): fence_requested, then the confirmed Off and the
+force-down, are two more waits. Masakari's engine runs with the short
 wait periods of the functional tests (masakari_server.WAITS), its API
 without the random delay before a notification (NO_DELAY). The results
 and what bounds each wait: benchmarks/README.rst, "Time to recovery".
@@ -57,8 +61,7 @@ NO_DELAY = {'notification_delay_max': 0}
 DRILL_CONFIG = """
 [host_status_watcher]
 notify_masakari = true
-force_down_after_unknown = 0
-
+%(force_down)s
 [masakari]
 auth_type = password
 auth_url = %(url)s
@@ -73,7 +76,8 @@ region_name = %(region)s
 # (key, what ends it): consecutive, so the waits add up to the total
 WAITS = [
     ('stale', 'the watcher reads UNKNOWN (stale heartbeat)'),
-    ('fence', 'the watcher forces the service down'),
+    ('fence_agent', 'the watcher runs the fence agent (--fence only)'),
+    ('fence', 'the watcher forces the service down (--fence: the BMC confirmed Off)'),
     ('down', 'the watcher reads DOWN'),
     ('notify', 'Masakari accepted the notification'),
     ('engine', 'Masakari\'s recovery flow starts'),
@@ -90,8 +94,9 @@ class Drill:
     """Keystone, Masakari, and an all-in-one behind them whose watcher is
     Masakari's host monitor."""
 
-    def __init__(self, hosts, recovery_threads=None, hash_rounds=None):
+    def __init__(self, hosts, recovery_threads=None, hash_rounds=None, fence=None):
         self.hosts = hosts
+        self.fence = fence
         self.waits = dict(masakari_server.WAITS, **NO_DELAY)
         if recovery_threads is not None:
             self.waits['host_failure_recovery_threads'] = recovery_threads
@@ -109,10 +114,11 @@ class Drill:
                       func.DEMO: self.keystone.connect('demo', 'demo').session.get_token()}
             config = self.keystone.authtoken_config() + DRILL_CONFIG % {
                 'url': self.keystone.url, 'password': keystone_server.PASSWORD,
-                'region': keystone_server.REGION}
+                'region': keystone_server.REGION,
+                'force_down': '' if self.fence else 'force_down_after_unknown = 0\n'}
             self.nova = func.AllInOne(hosts=self.hosts, report_interval=REPORT_INTERVAL,
                                       service_down_time=DOWN_TIME, extra_config=config,
-                                      tokens=tokens, ready_timeout=180)
+                                      tokens=tokens, ready_timeout=180, fence=self.fence)
             self.nova.validate_schemas = False
             self.nova.setUp()
             self.keystone.register('compute', 'nova', self.nova.url + '/v2.1')
@@ -227,8 +233,10 @@ class Drill:
         nova = self.nova
         servers = self.boot(host, count)
         after_event, after_migration = self.baseline()
-        process = nova.compute_process(host)
-        process.kill()                                              # SIGKILL
+        if self.fence:
+            nova.freeze(host)                                       # SIGSTOP
+        else:
+            nova.compute_process(host).kill()                       # SIGKILL
         t0 = utcnow()
         self.dead.add(host)
         self.wait_recovered(host, servers, after_migration, time.monotonic() + TIMEOUT)
@@ -236,6 +244,8 @@ class Drill:
         events = self.events(host, after_event)
         unknown = _first(events, lambda e: e['new_status'] == 'UNKNOWN')
         fence = _first(events, lambda e: e['reason'] == store.SERVICE_UPDATE)
+        agent = (_first(events, lambda e: e['reason'] == 'fence_requested')
+                 if self.fence else unknown)
         down = _first(events, lambda e: e['new_status'] == 'DOWN')
         evacuated = [m for m in self.evacuations(after_migration)
                      if m['instance_uuid'] in servers]
@@ -252,7 +262,8 @@ class Drill:
         steps = [p for task in flow['recovery_workflow_details']
                  for p in task['progress_details']]
         stamps = {
-            'stale': unknown['at'], 'fence': fence['at'], 'down': down['at'],
+            'stale': unknown['at'], 'fence_agent': agent['at'], 'fence': fence['at'],
+            'down': down['at'],
             'notify': down['host_monitor_at'],
             'engine': min(_parse(p['timestamp']) for p in steps),
             'evacuate': min(m['created_at'] for m in evacuated),
@@ -290,7 +301,7 @@ def _parse(text):
 
 def table(results):
     rows = [('heartbeat_age', 'age of the last heartbeat at the kill (not a wait)')]
-    rows += WAITS + [('total', 'SIGKILL -> last server ACTIVE elsewhere'),
+    rows += WAITS + [('total', 'SIGKILL (--fence: SIGSTOP) -> last server ACTIVE elsewhere'),
                      ('finished', 'last ACTIVE -> Masakari notification finished '
                                   '(not in the total; Masakari keeps whole seconds)'),
                      ('keystone_auths', 'password authentications in Keystone, SIGKILL -> '
@@ -316,11 +327,17 @@ def main():
     parser.add_argument('--hash-rounds', type=int,
                         help='Keystone\'s bcrypt password_hash_rounds for the users the drill '
                              'adds, Masakari\'s among them (its default: 12)')
+    parser.add_argument('--fence', choices=('redfish',),
+                        help='SIGSTOP the compute and let the watcher fence it through its '
+                             'simulated Redfish BMC (fence_redfish) instead of forcing it '
+                             'down on UNKNOWN')
     args = parser.parse_args()
-    drill = Drill(args.runs + 2, args.recovery_threads, args.hash_rounds)
-    print('report_interval %d s, service_down_time %d s, force_down_after_unknown 0, '
+    drill = Drill(args.runs + 2, args.recovery_threads, args.hash_rounds, args.fence)
+    print('report_interval %d s, service_down_time %d s, %s, '
           'Masakari %s, Keystone password_hash_rounds %s; goal <= %.0f s' % (
               REPORT_INTERVAL, DOWN_TIME,
+              ('fencing through fence_redfish (brake_window %g s)' % (2.0 * REPORT_INTERVAL)
+               if args.fence else 'force_down_after_unknown 0'),
               ', '.join('%s %s' % kv for kv in sorted(drill.waits.items())),
               args.hash_rounds or 'default', GOAL), flush=True)
     results = []
@@ -333,7 +350,7 @@ def main():
                   flush=True)
     lines, summary = table(results)
     print('\n'.join(lines))
-    summary.update(runs=args.runs, servers=args.servers, service_down_time=DOWN_TIME,
+    summary.update(runs=args.runs, servers=args.servers, fence=args.fence, service_down_time=DOWN_TIME,
                    report_interval=REPORT_INTERVAL, goal=GOAL,
                    masakari=drill.waits, password_hash_rounds=args.hash_rounds)
     print(json.dumps(summary, sort_keys=True))

@@ -3,16 +3,26 @@ embedded default (SQLite under a data directory) unless a --config-file
 points [database] connection elsewhere.
 
 It never restarts a compute that dies: its servers then show UNKNOWN,
-which is the truth.
+which is the truth. With ``--fence redfish`` each simulated host also has
+a BMC (nova/virt/bmc.py) in this process: powering a host off ends its
+nova-compute at once and shuts its guests down, powering it on starts the
+compute again; and the watcher fences through those BMCs.
 """
 import argparse
 import os
+import secrets
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+
+import yaml
+
+from nova.virt import bmc
+from nova.virt import power
 
 POLICY_TEMPLATE = """\
 # Policy overrides for this all-in-one. Edits take effect on the next request.
@@ -52,6 +62,16 @@ def parse(argv):
     parser.add_argument('--no-host-status-watcher', action='store_true',
                         help='do not start nova-host-status-watcher (run it elsewhere, '
                              'or go without host status events)')
+    parser.add_argument('--fence', choices=('redfish',),
+                        help='give every simulated host a Redfish BMC (HTTPS, self-signed) '
+                             'and let the watcher fence a host that reads UNKNOWN through '
+                             'it: power off, confirm, force down ([fencing] in the operator '
+                             'guide)')
+    parser.add_argument('--bmc-address', default='127.0.0.1',
+                        help='address the BMCs listen on (default 127.0.0.1)')
+    parser.add_argument('--bmc-port', type=int, default=8700,
+                        help='port of the first host\'s BMC, the next host\'s is one more '
+                             '(default 8700; 0: any free port each)')
     parser.add_argument('--config-file', action='append', default=[],
                         help='extra oslo.config file(s), e.g. for [database] connection')
     return parser.parse_args(argv)
@@ -86,11 +106,105 @@ def write_config(args):
         f.write('metrics_host = 127.0.0.1\nmetrics_port = %d\n' % args.metrics_port)
         f.write('\n[host_status_watcher]\nmetrics_host = 127.0.0.1\nmetrics_port = %d\n'
                 % args.watcher_metrics_port)
+        if args.fence:
+            f.write('\n[fencing]\nenabled = true\nconfig_file = %s\nfence_after_unknown = 0\n'
+                    % fencing_file(data_dir))
         if args.servicegroup_url:
             f.write('\n[servicegroup]\ndriver = lease\nbackend_url = %s\n'
                     % args.servicegroup_url.replace('$', '$$'))   # oslo.config's $ substitution
     files = [base] + [os.path.abspath(p) for p in args.config_file] + [flags]
     return data_dir, [arg for path in files for arg in ('--config-file', path)]
+
+
+def fencing_file(data_dir):
+    return os.path.join(data_dir, 'fencing.yaml')
+
+
+class SimulatedHost:
+    """One simulated compute host as its BMC sees it: its nova-compute
+    process is the host running. Off ends that process at once (SIGKILL,
+    also when it is frozen) and shuts the guests down; on starts a new
+    nova-compute, which finds its guests shut off."""
+
+    def __init__(self, name, state_dir, start_compute):
+        self.name = name
+        self.state_dir = state_dir
+        self._start_compute = start_compute
+        self._lock = threading.Lock()
+        self.process = None
+
+    def boot(self):
+        with self._lock:
+            if power.state(self.state_dir, self.name) == power.ON:
+                self.process = self._start_compute(self.name)
+            return self.process
+
+    def state(self):
+        return power.state(self.state_dir, self.name)
+
+    def off(self):
+        with self._lock:
+            process, self.process = self.process, None
+            if process is not None:
+                process.kill()
+                process.wait()
+            power.record(self.state_dir, self.name, power.OFF)
+            print('host %s powered off by its BMC' % self.name, flush=True)
+
+    def on(self):
+        with self._lock:
+            if power.state(self.state_dir, self.name) == power.OFF or self.process is None:
+                power.record(self.state_dir, self.name, power.ON)
+                self.process = self._start_compute(self.name)
+                print('host %s powered on by its BMC' % self.name, flush=True)
+
+
+def start_bmcs(args, data_dir, simulated):
+    """{host: RedfishBMC} of the simulated hosts ({name: SimulatedHost}),
+    serving, and the fencing file the watcher reads."""
+    bmc_dir = os.path.join(data_dir, 'bmc')
+    os.makedirs(bmc_dir, exist_ok=True)
+    cert, key = os.path.join(bmc_dir, 'cert.pem'), os.path.join(bmc_dir, 'key.pem')
+    bmc.self_signed(cert, key, args.bmc_address)
+    bmcs = {}
+    for index, host in enumerate(simulated):
+        port = args.bmc_port + index if args.bmc_port else 0
+        fault_file = os.path.join(data_dir, 'hypervisors', host + '.bmc-fault')
+        try:
+            bmcs[host] = bmc.RedfishBMC(
+                host, simulated[host], 'admin', secrets.token_urlsafe(12), args.bmc_address,
+                port, cert, key, fault=_fault_reader(fault_file)).start()
+        except OSError as exc:
+            for started in bmcs.values():
+                started.stop()
+            raise SystemExit('the BMC of %s cannot listen on %s:%d (%s); choose another '
+                             '--bmc-port or --bmc-address' % (host, args.bmc_address, port,
+                                                              exc.strerror))
+    hosts_config = {}
+    for host, server in bmcs.items():
+        hosts_config[host] = {'agent': 'fence_redfish', 'options': {
+            'ip': server.address, 'ipport': server.port, 'username': server.username,
+            'password': server.password, 'ssl_insecure': 1, 'systems_uri': server.system_path,
+            'power_timeout': 5}}
+    path = fencing_file(data_dir)
+    with open(path, 'w') as f:
+        os.fchmod(f.fileno(), 0o600)
+        f.write('# Written by nova-all-in-one --fence redfish at every start.\n')
+        yaml.safe_dump({'hosts': hosts_config}, f, default_flow_style=False)
+    return bmcs
+
+
+def _fault_reader(path):
+    """A drill's BMC fault: the first word of ``path`` when it exists
+    (nova/virt/bmc.py FAULTS)."""
+    def fault():
+        try:
+            with open(path) as f:
+                return f.read().strip() or None
+        except FileNotFoundError:
+            return None
+    return fault
+
 
 
 def check_port_free(port, flag='--port'):
@@ -147,11 +261,18 @@ def wait_for_api(url, processes, timeout=180):
     raise SystemExit('nova-api did not answer on %s' % url)
 
 
-def banner(data_dir, port, hosts, metrics=()):
+def banner(data_dir, port, hosts, metrics=(), bmcs=None):
     base = 'http://127.0.0.1:%d' % port
     ep = base + '/v2.1'
     metric_lines = ''.join('  %-15s: %s   (Prometheus; etc/prometheus has rules)\n'
                            % (what, url) for what, url in metrics)
+    if bmcs:
+        metric_lines += ('  fencing        : the watcher powers off a host that reads UNKNOWN, '
+                         'then forces it down\n  BMCs (Redfish, self-signed HTTPS; '
+                         'fencing.yaml has them all):\n')
+        metric_lines += ''.join('    %-8s %s   user %s password %s\n'
+                                % (host, server.url, server.username, server.password)
+                                for host, server in bmcs.items())
     return f"""
 nova-all-in-one is ready.
   data directory : {data_dir}   (nova.conf, policy.yaml, nova.sqlite, logs, hypervisors)
@@ -184,22 +305,35 @@ def main(argv=None):
     subprocess.run([python, '-m', 'nova.cmd.manage'] + config_args + ['db', 'sync'],
                    check=True)
     processes = []
+    lock = threading.Lock()
 
     def spawn(name, command):
         log = open(os.path.join(log_dir, name + '.log'), 'ab')
-        processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        with lock:
+            processes.append(process)
+        return process
+
+    def start_compute(host):
+        return spawn('nova-compute-' + host,
+                     [python, '-m', 'nova.cmd.compute', '--host', host] + config_args)
 
     stopping = []
+    bmcs = {}
 
     def stop(*_):
         if stopping:
             return
         stopping.append(True)
-        for process in processes:
+        for server in bmcs.values():
+            server.stop()
+        with lock:
+            running = list(processes)
+        for process in running:
             if process.poll() is None:
                 process.terminate()
         deadline = time.monotonic() + 10
-        for process in processes:
+        for process in running:
             try:
                 process.wait(max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
@@ -208,31 +342,42 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, lambda *_: (stop(), sys.exit(0)))
     signal.signal(signal.SIGINT, lambda *_: (stop(), sys.exit(0)))
     try:
-        spawn('nova-api', [python, '-m', 'nova.cmd.api'] + config_args)
+        api = spawn('nova-api', [python, '-m', 'nova.cmd.api'] + config_args)
         hosts = ['host-%d' % (i + 1) for i in range(args.hosts)]
+        state_dir = os.path.join(data_dir, 'hypervisors')
+        simulated = {host: SimulatedHost(host, state_dir, start_compute) for host in hosts}
+        if args.fence:
+            bmcs.update(start_bmcs(args, data_dir, simulated))
         for host in hosts:
-            spawn('nova-compute-' + host,
-                  [python, '-m', 'nova.cmd.compute', '--host', host] + config_args)
+            # a host its BMC powered off stays off; without BMCs (nothing
+            # could power it on) every host has power
+            if not args.fence or power.state(state_dir, host) == power.ON:
+                power.record(state_dir, host, power.ON)
+        for host in hosts:
+            if simulated[host].boot() is None:
+                print('host %s is powered off: power it on through its BMC' % host, flush=True)
         watcher = None
         if not args.no_host_status_watcher:
             # its own process, never inside the API's forked workers
-            spawn('nova-host-status-watcher',
-                  [python, '-m', 'nova.cmd.host_status_watcher'] + config_args)
-            watcher = processes[-1]
-        wait_for_api('http://127.0.0.1:%d/' % args.port, processes)
-        print(banner(data_dir, args.port, hosts, metrics_urls(args)), flush=True)
+            watcher = spawn('nova-host-status-watcher',
+                            [python, '-m', 'nova.cmd.host_status_watcher'] + config_args)
+        wait_for_api('http://127.0.0.1:%d/' % args.port, [api])
+        print(banner(data_dir, args.port, hosts, metrics_urls(args), bmcs), flush=True)
+        reported = set()
         while True:
-            if processes[0].poll() is not None:
-                print('nova-api exited (%s); stopping' % processes[0].returncode, flush=True)
+            if api.poll() is not None:
+                print('nova-api exited (%s); stopping' % api.returncode, flush=True)
                 return 1
-            for host, process in zip(hosts, processes[1:]):
-                if process.poll() is not None and not getattr(process, 'reported', False):
-                    process.reported = True
+            for host in hosts:
+                process = simulated[host].process
+                if (process is not None and process.poll() is not None
+                        and process not in reported):
+                    reported.add(process)
                     print('nova-compute %s exited (%s); not restarted: its servers '
                           'will show UNKNOWN' % (host, process.returncode), flush=True)
             if (watcher is not None and watcher.poll() is not None
-                    and not getattr(watcher, 'reported', False)):
-                watcher.reported = True
+                    and watcher not in reported):
+                reported.add(watcher)
                 print('nova-host-status-watcher exited (%s); no more host status events '
                       'until one runs again' % watcher.returncode, flush=True)
             time.sleep(0.5)

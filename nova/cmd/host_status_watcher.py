@@ -8,9 +8,11 @@ import prometheus_client
 
 import nova.conf
 from nova import config
+from nova.compute import fence_agents
 from nova.db import waits
 from nova.metrics import exposition
 from nova.metrics import host_status_watcher as watcher_metrics
+from nova.notifications import fencer
 from nova.notifications import host_status_watcher
 
 CONF = nova.conf.CONF
@@ -33,7 +35,11 @@ def serve_metrics():
 def main(argv=None):
     config.parse_args(sys.argv[1:] if argv is None else argv)
     waits.enable()     # a hung database must not stall the watching for ever
-    watcher = host_status_watcher.Watcher(metrics=serve_metrics())
+    try:
+        agents = fencer.check_config()
+    except fence_agents.FencingConfigError as exc:
+        raise SystemExit('nova-host-status-watcher: bad fencing configuration: %s' % exc)
+    watcher = host_status_watcher.Watcher(metrics=serve_metrics(), fence_agents=agents)
     signal.signal(signal.SIGTERM, lambda *_: watcher.stop())
     signal.signal(signal.SIGINT, lambda *_: watcher.stop())
     watcher.run()

@@ -30,6 +30,7 @@ from nova.db import evacuations
 from nova.db.dbtime import db_now
 from nova import servicegroup
 from nova.virt import fake
+from nova.virt import power
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -50,7 +51,11 @@ class ComputeManager:
         state_file = None
         if CONF.compute.fake_state_dir:
             os.makedirs(CONF.compute.fake_state_dir, exist_ok=True)
-            state_file = os.path.join(CONF.compute.fake_state_dir, host + '.json')
+            if power.state(CONF.compute.fake_state_dir, host) == power.OFF:
+                # a powered-off host runs nothing, this process included
+                raise SystemExit('host %s is powered off (its BMC says so): nova-compute '
+                                 'does not start' % host)
+            state_file = power.guests_file(CONF.compute.fake_state_dir, host)
         self.driver = fake.FakeDriver(CONF.compute.fake_spawn_seconds, state_file)
         self.stop_event = threading.Event()
         self.service = None
@@ -63,6 +68,7 @@ class ComputeManager:
     def start(self):
         self.service = self._until_written(self._register)
         self._until_written(self._resume_interrupted_builds)
+        self._until_written(self._sync_power_states)
         self._heartbeat_thread = threading.Thread(
             target=servicegroup.API().join,
             args=(self.service, self.stop_event, self.lapse_guard),
@@ -93,6 +99,19 @@ class ComputeManager:
         for item in instance_db.instances_for_compute(self.host, ('spawning',)):
             instance_db.instance_update(item['uuid'], expected_task_state=('spawning',),
                                expected_host=self.host, task_state='scheduling')
+
+    def _sync_power_states(self):
+        # Nova's power-state sync with resume_guests_state_on_host_boot
+        # False: a guest that is shut off (the host lost power) while its
+        # server still reads active shows stopped until its owner starts it.
+        # One that left this host is not this host's to write (the poll
+        # destroys it).
+        for uuid, power_state in self.driver.power_states().items():
+            if power_state == fake.POWER_SHUTDOWN and instance_db.instance_update(
+                    uuid, expected_task_state=(None,), expected_vm_state=('active',),
+                    expected_host=self.host, vm_state='stopped',
+                    power_state=fake.POWER_SHUTDOWN):
+                LOG.warning('%s is shut off on this host: the server is stopped', uuid)
 
     def run(self):
         """Poll for work until stop() is called."""

@@ -9,6 +9,7 @@ from nova.conf import api
 from nova.conf import compute
 from nova.conf import database
 from nova.conf import default
+from nova.conf import fencing
 from nova.conf import host_status_watcher
 from nova.conf import masakari
 from nova.conf import scheduler
@@ -17,7 +18,7 @@ from nova.conf import servicegroup
 CONF = cfg.CONF
 
 MODULES = (default, api, database, servicegroup, compute, host_status_watcher, masakari,
-           scheduler)
+           scheduler, fencing)
 
 for _module in MODULES:
     _module.register_opts(CONF)

@@ -28,6 +28,7 @@ NONE = 'NONE'
 STATUSES = (hs.UP, hs.DOWN, hs.MAINTENANCE, hs.UNKNOWN)
 HEALTH_STATUSES = STATUSES + (hs.NEEDS_MAINTENANCE,)
 SERVER_STATUSES = STATUSES + (NONE,)
+FENCE_BUCKETS = (0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0)
 # transition (stored event) → handed to the notifier
 DELIVERY_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 
@@ -53,6 +54,16 @@ HELP = {
         'Maintenance windows by state (finished ones until the retention prunes them).',
     'nova_host_status_transitions':
         'Host status changes the active watcher stored, by old and new status.',
+    'nova_fencing_brake_engaged':
+        '1 while the brake on mass fencing holds every fence, force-down and HA '
+        'notification back (too many hosts UNKNOWN, or the liveness backend away).',
+    'nova_fence_failing':
+        '1 while the last fence of a host that still reads UNKNOWN failed: it is not '
+        'forced down and its servers are not recovered.',
+    'nova_fences':
+        'Fences the watcher ran to their end, by host and result (confirmed or failed).',
+    'nova_fence_seconds':
+        'Seconds from running the fence agent to its confirmation of Off (or failure).',
     'nova_host_status_event_delivery_seconds':
         'Seconds from a transition being stored to its notifications being sent '
         "(the database's clock).",
@@ -82,6 +93,13 @@ class WatcherMetrics:
             'nova_host_status_event_delivery_seconds',
             HELP['nova_host_status_event_delivery_seconds'], buckets=DELIVERY_BUCKETS,
             registry=registry)
+        self.fences = prometheus_client.Counter(
+            'nova_fences', HELP['nova_fences'], ('host', 'result'), registry=registry)
+        self.fence_seconds = prometheus_client.Histogram(
+            'nova_fence_seconds', HELP['nova_fence_seconds'], buckets=FENCE_BUCKETS,
+            registry=registry)
+        self._brake = None          # None: fencing off
+        self._failing = set()       # hosts whose last fence failed
         self._look = None           # None: standing by
         self._statuses = {}         # {host: status} of the last stored look
         if registry is not None:
@@ -113,6 +131,19 @@ class WatcherMetrics:
         as the API shows it; no transition is stored for it."""
         self._look = _Look(tuple(rows), frozenset(), False)
 
+    def brake(self, engaged):
+        self._brake = engaged
+
+    def fenced(self, host, result, seconds):
+        self.fences.labels(host, result).inc()
+        self.fence_seconds.observe(seconds)
+
+    def fence_failing(self, host, failing):
+        if failing:
+            self._failing.add(host)
+        else:
+            self._failing.discard(host)
+
     def delivered(self, seconds):
         self.delivery.observe(max(0.0, seconds))
 
@@ -130,6 +161,11 @@ class WatcherMetrics:
             yield self._gauge('nova_liveness_backend_up', [],
                               [((), float(look.backend_up))])
         statuses = _statuses(look.rows, look.alive)
+        if self._brake is not None:
+            yield self._gauge('nova_fencing_brake_engaged', [], [((), float(self._brake))])
+            failing = set(self._failing)
+            yield self._gauge('nova_fence_failing', ['host'], [
+                ((host,), float(host in failing)) for host in sorted(statuses)])
         yield self._state_set('nova_host_status', 'status', statuses, STATUSES)
         if self.heartbeats_in_database:
             yield self._gauge('nova_host_last_heartbeat_timestamp_seconds', ['host'], [

@@ -22,11 +22,13 @@ from oslo_db import exception as db_exc
 
 import nova.conf
 from nova.compute import host_status_transitions as transitions
+from nova.db import fencing as fencing_store
 from nova.db import services as service_db
 from nova.db import host_maintenance
 from nova.db import host_status_events as store
 from nova import exception
 from nova.metrics import host_status_watcher as watcher_metrics
+from nova.notifications import fencer as fencer_mod
 from nova.notifications import host_monitor
 from nova.notifications import notifier as notifier_mod
 from nova.notifications import payloads
@@ -37,6 +39,14 @@ LOG = logging.getLogger(__name__)
 PUBLISHER = 'nova-host-status-watcher'
 PRUNE_EVERY = 600     # ticks between two retention prunes
 _OUTAGE_REASONS = frozenset((transitions.LIVENESS_UNAVAILABLE, transitions.LIVENESS_RESTORED))
+# the notification of each fencing event (nova/db/fencing.py)
+FENCING_EVENT_TYPES = {
+    fencing_store.FENCE_REQUESTED: ('service.fence.start', payloads.service_fence),
+    fencing_store.FENCE_CONFIRMED: ('service.fence.end', payloads.service_fence),
+    fencing_store.FENCE_FAILED: ('service.fence.error', payloads.service_fence),
+    fencing_store.BRAKE_ENGAGED: ('service.fence_brake.engage', payloads.fence_brake),
+    fencing_store.BRAKE_RELEASED: ('service.fence_brake.release', payloads.fence_brake),
+}
 
 
 def lease_ttl():
@@ -50,9 +60,12 @@ def _reason(old, new):
 
 class Watcher:
 
-    def __init__(self, notifier=None, group=None, holder=None, metrics=None, masakari=None):
+    def __init__(self, notifier=None, group=None, holder=None, metrics=None, masakari=None,
+                 fence_agents=None):
         """``masakari``: an openstacksdk connection for the host monitor
-        (by default one from the [masakari] options, made when first used)."""
+        (by default one from the [masakari] options, made when first used);
+        ``fence_agents``: {host: HostAgent} with [fencing] enabled
+        (fencer.check_config())."""
         self.holder = holder or '%s:%d:%s' % (CONF.host, os.getpid(), uuidlib.uuid4().hex[:8])
         self.notifier = notifier or notifier_mod.get_notifier('%s:%s' % (PUBLISHER, CONF.host))
         self.group = group or servicegroup.API()
@@ -65,6 +78,13 @@ class Watcher:
         self._db_error = False
         self._backend_down = None       # None: not known to this watcher yet
         self.host_monitor = None
+        self.fencer = None
+        opts = CONF.host_status_watcher
+        if (CONF.fencing.enabled or opts.force_down_after_unknown is not None
+                or opts.notify_after_unknown is not None):
+            # something acts on UNKNOWN: the brake on mass fencing applies
+            self.fencer = fencer_mod.Fencer(self.holder, lease_ttl, fence_agents or {},
+                                            self.metrics, self._pending.set)
         if CONF.host_status_watcher.notify_masakari:
             self.host_monitor = host_monitor.HostMonitor(self.holder, lease_ttl, masakari)
 
@@ -117,6 +137,8 @@ class Watcher:
                 self.metrics.activated()
             else:
                 self.metrics.standby()
+                if self.fencer is not None:
+                    self.fencer.standby()
         self.active = active
 
     def tick(self):
@@ -136,6 +158,8 @@ class Watcher:
                 LOG.warning('liveness unknown: %s', exc)
             if self._record_liveness(ttl, available=False):
                 self.metrics.liveness_unavailable(rows)
+                if self.fencer is not None:
+                    self.fencer.check_brake(rows, frozenset(), backend_down=True)
             return
         if self._backend_down is not False:
             if not self._record_liveness(ttl, available=True):
@@ -152,7 +176,11 @@ class Watcher:
         self.metrics.looked(rows, alive)
         if created:
             self._pending.set()
-        host_monitor.fence_unknown_hosts()
+        if self.fencer is not None and not self.fencer.check_brake(rows, alive, False):
+            if CONF.fencing.enabled:
+                self.fencer.tick()
+            else:
+                host_monitor.fence_unknown_hosts()
         self._ticks += 1
         if self._ticks % PRUNE_EVERY == 1:
             retention = CONF.host_status_watcher.retention_days
@@ -225,9 +253,13 @@ class Watcher:
                 self.stop_event.wait(1.0)
                 self._pending.set()
 
+    def _braked(self):
+        return self.fencer is not None and self.fencer.brake is not False
+
     def _host_monitor_loop(self):
         while not self.stop_event.is_set():
-            if self.active:
+            # the brake holds the HA engine's notifications back too
+            if self.active and not self._braked():
                 try:
                     self.host_monitor.run_once()
                 except db_exc.DBError as exc:
@@ -250,6 +282,10 @@ class Watcher:
                     publisher_id='%s:%s' % (service['binary'], service['host'])).info(
                     ctxt, 'service.update',
                     payloads.service_status(service, CONF.default_availability_zone))
+            return
+        if event['reason'] in FENCING_EVENT_TYPES:
+            event_type, payload = FENCING_EVENT_TYPES[event['reason']]
+            self.notifier.info(ctxt, event_type, payload(event))
             return
         if event['reason'] != store.EVACUATED:     # one server's move: its own only
             self.notifier.info(ctxt, 'service.host_status.update',

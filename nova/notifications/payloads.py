@@ -10,6 +10,8 @@ SERVICE_HOST_STATUS = ('ServiceHostStatusPayload', '1.0')
 INSTANCE_HOST_STATUS = ('InstanceHostStatusPayload', '1.0')
 # Nova's own, with its fields, so existing service.update consumers work
 SERVICE_STATUS = ('ServiceStatusPayload', '1.1')
+SERVICE_FENCE = ('ServiceFencePayload', '1.0')
+FENCE_BRAKE = ('FenceBrakePayload', '1.0')
 # there are no RPC versions here to report in ServiceStatusPayload.version
 SERVICE_VERSION = 0
 
@@ -49,6 +51,19 @@ def instance_host_status(event, server):
             'host_id': host_id(server['project_id'], event['host'])}
     data.update(_transition(event))
     return versioned(INSTANCE_HOST_STATUS, data)
+
+
+def service_fence(event):
+    """service.fence.start|end|error for a stored fencing event."""
+    return versioned(SERVICE_FENCE, {
+        'event_id': event['uuid'], 'host': event['host'], 'binary': event['binary'],
+        'reason': event['reason'], 'at': isotime(event['at'])})
+
+
+def fence_brake(event):
+    """service.fence_brake.engage|release for a stored brake event."""
+    return versioned(FENCE_BRAKE, {'event_id': event['uuid'], 'reason': event['reason'],
+                                   'at': isotime(event['at'])})
 
 
 def service_status(service, availability_zone):

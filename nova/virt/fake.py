@@ -59,6 +59,11 @@ class FakeDriver:
                 self._save()
         return existed
 
+    def power_states(self):
+        """{uuid: power state} of every guest."""
+        with self._lock:
+            return dict(self.guests)
+
     def uuids(self):
         with self._lock:
             return list(self.guests)

@@ -82,7 +82,7 @@ class AllInOne(fixtures.Fixture):
 
     def __init__(self, hosts=2, report_interval=1, service_down_time=3,
                  extra_config=None, api_workers=1, servicegroup_url=None, tokens=None,
-                 ready_timeout=60):
+                 ready_timeout=60, fence=None):
         """``tokens`` maps the noauth2 tokens the helpers send (ADMIN,
         DEMO) to others, e.g. Keystone's when ``extra_config`` puts the
         API behind it; ``ready_timeout`` bounds the wait for every compute
@@ -91,6 +91,7 @@ class AllInOne(fixtures.Fixture):
         self.tokens = tokens or {}
         self.ready_timeout = ready_timeout
         self.servicegroup_url = servicegroup_url
+        self.fence = fence      # 'redfish': BMCs, and the watcher fences through them
         self.validate_schemas = True     # see check_tempest_schema
         self.hosts = hosts
         self.report_interval = report_interval
@@ -117,6 +118,8 @@ class AllInOne(fixtures.Fixture):
                    '--api-workers', str(self.api_workers)]
         if self.servicegroup_url:
             command += ['--servicegroup-url', self.servicegroup_url]
+        if self.fence:
+            command += ['--fence', self.fence, '--bmc-port', '0']
         if self.extra_config:
             path = os.path.join(self.data_dir, 'extra.conf')
             with open(path, 'w') as f:

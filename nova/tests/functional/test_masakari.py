@@ -43,7 +43,16 @@ CONF = nova.conf.CONF
 FINAL = ('finished', 'error', 'failed', 'ignored')
 
 
-class MasakariRecoveryTest(func.SharedAllInOneTestCase):
+class KeystoneMasakariTestCase(func.SharedAllInOneTestCase):
+    """Keystone, Masakari and an all-in-one behind Keystone (``all_in_one()``
+    says which), one of each for the class; the compute endpoint in the
+    catalog, every host in one failover segment."""
+
+    @classmethod
+    def all_in_one(cls, tokens):
+        return dict(hosts=5, report_interval=1, service_down_time=6,
+                    extra_config=cls.keystone.authtoken_config(), tokens=tokens,
+                    ready_timeout=180)
 
     @classmethod
     def setUpClass(cls):
@@ -55,9 +64,7 @@ class MasakariRecoveryTest(func.SharedAllInOneTestCase):
             cls.admin = cls.keystone.connect('admin', 'admin')
             tokens = {ADMIN: cls.admin.session.get_token(),
                       DEMO: cls.keystone.connect('demo', 'demo').session.get_token()}
-            cls.ALL_IN_ONE = dict(hosts=5, report_interval=1, service_down_time=6,
-                                  extra_config=cls.keystone.authtoken_config(),
-                                  tokens=tokens, ready_timeout=180)
+            cls.ALL_IN_ONE = cls.all_in_one(tokens)
             super().setUpClass()
         except BaseException:
             cls._stop_services()
@@ -89,6 +96,13 @@ class MasakariRecoveryTest(func.SharedAllInOneTestCase):
         self.nova.attach_logs_on_failure(self)
         self.addOnException(lambda exc_info: self.addDetail(
             'masakari', content.text_content(self.masakari.logs())))
+
+    def notifications_of(self, host):
+        return [n for n in self.admin.instance_ha.notifications(
+                source_host_uuid=self.masakari_hosts[host].uuid)]
+
+
+class MasakariRecoveryTest(KeystoneMasakariTestCase):
 
     def servers_on(self, source):
         """{uuid: (status, vm_state, power_state) expected once recovered}:
@@ -189,10 +203,6 @@ class MasakariRecoveryTest(func.SharedAllInOneTestCase):
             return host_status_watcher.Watcher(notifier=_Discard(), holder=holder,
                                                masakari=self.admin)
         return watcher
-
-    def notifications_of(self, host):
-        return [n for n in self.admin.instance_ha.notifications(
-                source_host_uuid=self.masakari_hosts[host].uuid)]
 
     def settle(self, host):
         """Wait for Masakari to finish what it started for ``host``, so that
