@@ -238,3 +238,15 @@ class KeyPairExists(Conflict):
 
 class InvalidKeypair(Invalid):
     msg_fmt = 'Keypair data is invalid: %(reason)s'
+
+
+class InstanceGroupNotFound(NotFound):
+    msg_fmt = 'Instance group %(group_uuid)s could not be found.'
+
+
+class ServerGroupQuotaExceeded(Forbidden):
+    msg_fmt = 'Quota exceeded, too many server groups.'
+
+
+class ServerGroupMembersQuotaExceeded(Forbidden):
+    msg_fmt = 'Quota exceeded, too many servers in group'

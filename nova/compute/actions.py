@@ -11,6 +11,7 @@ import logging
 from nova.compute import api as compute
 from nova.compute import flavor_extra_specs
 from nova.compute import scheduler
+from nova.compute import server_groups
 from nova.db import api as db
 from nova.db import evacuations
 from nova import exception
@@ -141,7 +142,9 @@ def evacuate(context, row, host=None, force=None):
     from there). ``host`` is the canonical name of a compute service (see
     canonical_host). The destination is ``host`` when ``force`` is not
     False (below 2.29 a given host is always forced), otherwise one the
-    scheduler finds valid (``host`` must then be one). No valid host: the
+    scheduler finds valid (``host`` must then be one), its server group's
+    policy held (a forced host skips that check, as Nova's does: the
+    destination's late check still refuses it). No valid host: the
     server goes to ERROR with Nova's fault. Returns the migration uuid."""
     check_state(row, 'evacuate', EVACUATE_FROM, task_states=None)
     source = row['host']
@@ -157,7 +160,8 @@ def evacuate(context, row, host=None, force=None):
     else:
         destination = scheduler.select_evacuation_host(
             source, requested=host,
-            extra_specs=flavor_extra_specs.from_copy(row['flavor_extra_specs']))
+            extra_specs=flavor_extra_specs.from_copy(row['flavor_extra_specs']),
+            group=server_groups.group_row_of(row['uuid']), instance_uuid=row['uuid'])
     migration = evacuations.start(row, EVACUATE_FROM, destination,
                                   source_forced_down=services[0]['forced_down'])
     if migration is None:

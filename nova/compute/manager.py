@@ -23,6 +23,7 @@ import time
 from oslo_db import exception as db_exc
 
 from nova.compute import lapse
+from nova.compute import server_groups
 import nova.conf
 from nova.db import api as db
 from nova.db import evacuations
@@ -191,8 +192,10 @@ class ComputeManager:
         through this host's own stop. One claimed by an earlier run of
         this host (pre-migrating) is spawned again."""
         uuid = migration['instance_uuid']
-        if migration['status'] == 'accepted' and not evacuations.claim(migration, self.host):
-            LOG.warning('evacuation of %s from %s skipped: superseded, reset or deleted',
+        if migration['status'] == 'accepted' and not evacuations.claim(
+                migration, self.host, late_check=server_groups.late_check):
+            LOG.warning('evacuation of %s from %s skipped: superseded, reset, deleted or '
+                        'refused by its server group',
                         uuid, migration['source_compute'])
             return
         power_state = self.driver.spawn(uuid, self.stop_event)

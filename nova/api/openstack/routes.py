@@ -10,6 +10,7 @@ from nova.api.openstack.compute import host_status_events
 from nova.api.openstack.compute import keypairs
 from nova.api.openstack.compute import migrations
 from nova.api.openstack.compute import server_actions
+from nova.api.openstack.compute import server_groups
 from nova.api.openstack.compute import server_tags
 from nova.api.openstack.compute import servers
 from nova.api.openstack.compute import services
@@ -26,6 +27,7 @@ def route_declarations():
     aggregate = aggregates.AggregatesController()
     access = flavor_access.FlavorAccessController()
     keypair = keypairs.KeypairsController()
+    group = server_groups.ServerGroupsController()
     return {
         '/servers': {'GET': server.index, 'POST': server.create},
         '/servers/detail': {'GET': server.detail},
@@ -54,6 +56,8 @@ def route_declarations():
         '/os-aggregates/{aggregate_id}/action': {'POST': aggregate.action},
         '/os-keypairs': {'GET': keypair.index, 'POST': keypair.create},
         '/os-keypairs/{keypair_name}': {'GET': keypair.show, 'DELETE': keypair.delete},
+        '/os-server-groups': {'GET': group.index, 'POST': group.create},
+        '/os-server-groups/{server_group_id}': {'GET': group.show, 'DELETE': group.delete},
         '/os-migrations': {'GET': migrations.MigrationsController().index},
         '/os-host-status-events': {'GET': host_status_events.HostStatusEventsController().index},
         '/os-host-maintenance': {'GET': window.index, 'POST': window.create},
