@@ -61,7 +61,8 @@ def late_check(conn, instance_uuid, host):
     None; in the caller's transaction, under the group's lock, so two
     destinations claiming members of one group at once are judged one
     after the other (evacuations.claim's late_check)."""
-    db.lock_group_of(conn, instance_uuid)
+    if not db.lock_group_of(conn, instance_uuid):
+        return None     # no group: nothing more read
     group = db.group_of(conn, instance_uuid)
     if group is None:
         return None

@@ -160,10 +160,11 @@ def placed_hosts(conn, group_id, exclude):
 def lock_group_of(conn, instance_uuid):
     """Take the row lock of a server's group (if it has one) as the first
     read of the caller's transaction of it, so what is read next is what
-    the placements before left (InnoDB's snapshot starts at that read)."""
-    conn.execute(sa.update(groups).where(groups.c.id.in_(
+    the placements before left (InnoDB's snapshot starts at that read).
+    False when the server has no group."""
+    return conn.execute(sa.update(groups).where(groups.c.id.in_(
         sa.select(members.c.group_id).where(members.c.instance_uuid == instance_uuid)
-        .scalar_subquery())).values(updated_at=db_now()))
+        .scalar_subquery())).values(updated_at=db_now())).rowcount > 0
 
 
 def lock(conn, group_id):
