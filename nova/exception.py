@@ -250,3 +250,11 @@ class ServerGroupQuotaExceeded(Forbidden):
 
 class ServerGroupMembersQuotaExceeded(Forbidden):
     msg_fmt = 'Quota exceeded, too many servers in group'
+
+
+class InstanceActionNotFound(NotFound):
+    msg_fmt = 'Action %(request_id)s not found'
+
+
+class InstanceActionMarkerNotFound(Invalid):
+    msg_fmt = 'Marker %(marker)s could not be found.'

@@ -8,8 +8,10 @@ clears it (nova/compute/manager.py).
 """
 import logging
 
+import nova.conf
 from nova.compute import api as compute
 from nova.compute import flavor_extra_specs
+from nova.compute import instance_actions
 from nova.compute import scheduler
 from nova.compute import server_groups
 from nova.db import api as db
@@ -17,6 +19,7 @@ from nova.db import evacuations
 from nova import exception
 from nova import servicegroup
 
+CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
 # Nova's task states (nova/compute/task_states.py) that this service uses
@@ -163,7 +166,9 @@ def evacuate(context, row, host=None, force=None):
             extra_specs=flavor_extra_specs.from_copy(row['flavor_extra_specs']),
             group=server_groups.group_row_of(row['uuid']), instance_uuid=row['uuid'])
     migration = evacuations.start(row, EVACUATE_FROM, destination,
-                                  source_forced_down=services[0]['forced_down'])
+                                  source_forced_down=services[0]['forced_down'],
+                                  record=lambda conn: _record_evacuation(
+                                      context, row['uuid'], destination, conn))
     if migration is None:
         now = compute.get(context, row['uuid'])
         check_state(now, 'evacuate', EVACUATE_FROM, task_states=None)
@@ -177,6 +182,16 @@ def evacuate(context, row, host=None, force=None):
                                  details='No valid host for the evacuation from %s.' % source)
         LOG.warning('evacuate of %s from %s: no valid host', row['uuid'], source)
     return migration
+
+
+def _record_evacuation(context, uuid, destination, conn):
+    """The evacuate action and its scheduling step (Nova's conductor's),
+    Error when no host was valid, in the evacuation's transaction."""
+    instance_actions.record(context, [uuid], instance_actions.EVACUATE, conn=conn)
+    instance_actions.event_record(
+        uuid, instance_actions.EVACUATE, instance_actions.CONDUCTOR_REBUILD_EVENT,
+        CONF.host, instance_actions.SUCCESS if destination else instance_actions.ERROR,
+        conn=conn)
 
 
 def canonical_host(name):

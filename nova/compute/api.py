@@ -13,6 +13,7 @@ from nova.compute import flavors
 from nova.compute import group_policy
 from nova.compute import keypairs
 from nova.compute import host_status
+from nova.compute import instance_actions
 from nova.compute import scheduler
 from nova.db import api as db
 from nova.db import engine
@@ -146,6 +147,10 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
     for _ in range(_GROUP_ATTEMPTS):
         hosts = scheduler.select_hosts(count, extra_specs, group=group_row)
         rows = new_rows(hosts)
+        # recorded first: a compute that builds at once finds its action
+        # (one for a server never written is never shown)
+        instance_actions.record(context, [row['uuid'] for row in rows],
+                                instance_actions.CREATE)
         if group_row is None:
             db.instances_create(rows, tags)
             break
@@ -155,11 +160,16 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
         # every placement raced with another of the group's: no valid host
         hosts = None
         rows = new_rows(hosts)
+        instance_actions.record(context, [row['uuid'] for row in rows],
+                                instance_actions.CREATE)
         _create_members(group_row, rows, tags, hosts)
     if not hosts:
         for row in rows:
             db.instance_fault_create(row['uuid'], 500, NO_VALID_HOST,
                                      details='No enabled nova-compute service is up.')
+            instance_actions.event_record(row['uuid'], instance_actions.CREATE,
+                                          instance_actions.SCHEDULE_EVENT, CONF.host,
+                                          instance_actions.ERROR)
     return rows[0]['reservation_id'], [row['uuid'] for row in rows]
 
 
@@ -221,6 +231,7 @@ def delete(context, row):
     uuid = row['uuid']
     if row['locked'] and not context.is_admin:
         raise exception.InstanceLocked(instance_uuid=uuid)
+    instance_actions.record(context, [uuid], instance_actions.DELETE)
     if row['host'] and _host_is_up(row['host']):
         if db.instance_update(uuid, task_state='deleting'):
             return

@@ -30,7 +30,7 @@ MOVED = ('done', 'completed')
 UNSETTLED = OPEN + ('done',)
 
 
-def start(row, allowed_vm_states, dest_host, source_forced_down=False):
+def start(row, allowed_vm_states, dest_host, source_forced_down=False, record=None):
     """Record an evacuation of the server ``row`` from its host, in one
     transaction: the server ``rebuilding`` (vm_state one of
     ``allowed_vm_states``, still on the host it was read on), an open
@@ -42,6 +42,9 @@ def start(row, allowed_vm_states, dest_host, source_forced_down=False):
     ``source_forced_down``: the source was judged down because it is
     forced down, so it must still be, under the same lock (an unforce in
     between loses, or waits and sees this evacuation).
+
+    ``record(conn)``, if given, writes what else the evacuation leaves
+    (its instance action) in the same transaction, once it is accepted.
 
     Returns the migration's uuid, or None when the server or the source
     changed since they were read."""
@@ -73,6 +76,8 @@ def start(row, allowed_vm_states, dest_host, source_forced_down=False):
             # as Nova's: null until the first change; one that found no
             # host was accepted and then failed, a change
             updated_at=None if dest_host else db_now(), deleted=0))
+        if record is not None:
+            record(conn)
     return migration_uuid
 
 

@@ -437,6 +437,49 @@ class InstanceGroupMember(Base):
     instance_uuid = sa.Column(sa.String(36), nullable=False)
 
 
+
+class InstanceAction(Base):
+    """What was asked of a server (os-instance-actions): one row per
+    request that changed it, named by the request's id; kept after the
+    server is deleted (2.21)."""
+    __tablename__ = 'instance_actions'
+    __table_args__ = (
+        # a server's actions newest first, and one by its request id
+        sa.Index('instance_actions_instance_uuid_id_idx', 'instance_uuid', 'id'),
+        sa.Index('instance_actions_request_id_idx', 'request_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    action = sa.Column(sa.String(255), nullable=False)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    request_id = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255), nullable=True)
+    project_id = sa.Column(sa.String(255), nullable=True)
+    start_time = sa.Column(Timestamp, nullable=False)
+    finish_time = sa.Column(Timestamp, nullable=True)
+    message = sa.Column(sa.String(255), nullable=True)
+    created_at = sa.Column(Timestamp, nullable=False)
+    updated_at = sa.Column(Timestamp, nullable=True)
+
+
+class InstanceActionEvent(Base):
+    """One step of an action, where it ran (``host``) and how it ended
+    (``result`` Success or Error, null while it runs)."""
+    __tablename__ = 'instance_actions_events'
+    __table_args__ = (
+        sa.Index('instance_actions_events_action_id_idx', 'action_id', 'id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    action_id = sa.Column(sa.Integer, nullable=False)
+    event = sa.Column(sa.String(255), nullable=False)
+    start_time = sa.Column(Timestamp, nullable=False)
+    finish_time = sa.Column(Timestamp, nullable=True)
+    result = sa.Column(sa.String(255), nullable=True)
+    traceback = sa.Column(sa.Text, nullable=True)
+    host = sa.Column(sa.String(255), nullable=True)
+
+
 services = Service.__table__
 instances = Instance.__table__
 instance_faults = InstanceFault.__table__
@@ -456,3 +499,5 @@ host_maintenance_locks = HostMaintenanceLock.__table__
 migrations = Migration.__table__
 instance_groups = InstanceGroup.__table__
 instance_group_members = InstanceGroupMember.__table__
+instance_actions = InstanceAction.__table__
+instance_actions_events = InstanceActionEvent.__table__

@@ -9,6 +9,7 @@ from nova.policies import flavor_manage
 from nova.policies import host_health
 from nova.policies import host_maintenance
 from nova.policies import host_status_events
+from nova.policies import instance_actions
 from nova.policies import keypairs
 from nova.policies import migrations
 from nova.policies import server_actions
@@ -26,4 +27,4 @@ def list_rules():
                                 aggregates.list_rules(), flavor_extra_specs.list_rules(),
                                 flavor_manage.list_rules(), flavor_access.list_rules(),
                                 keypairs.list_rules(), migrations.list_rules(),
-                                server_groups.list_rules()))
+                                server_groups.list_rules(), instance_actions.list_rules()))

@@ -7,6 +7,7 @@ from nova.api.openstack.compute import flavors
 from nova.api.openstack.compute import host_health
 from nova.api.openstack.compute import host_maintenance
 from nova.api.openstack.compute import host_status_events
+from nova.api.openstack.compute import instance_actions
 from nova.api.openstack.compute import keypairs
 from nova.api.openstack.compute import migrations
 from nova.api.openstack.compute import server_actions
@@ -28,6 +29,7 @@ def route_declarations():
     access = flavor_access.FlavorAccessController()
     keypair = keypairs.KeypairsController()
     group = server_groups.ServerGroupsController()
+    actions = instance_actions.InstanceActionsController()
     return {
         '/servers': {'GET': server.index, 'POST': server.create},
         '/servers/detail': {'GET': server.detail},
@@ -38,6 +40,8 @@ def route_declarations():
         '/servers/{server_id}/tags/{tag}': {'GET': tags.show, 'PUT': tags.update,
                                             'DELETE': tags.delete},
         '/servers/{server_id}/host-health': {'GET': host_health.HostHealthController().show},
+        '/servers/{server_id}/os-instance-actions': {'GET': actions.index},
+        '/servers/{server_id}/os-instance-actions/{request_id}': {'GET': actions.show},
         '/servers/{server_id}/action': {'POST': server_actions.ServerActionsController().action},
         '/os-services': {'GET': service.index},
         '/os-services/{service_id}': {'PUT': service.update, 'DELETE': service.delete},
