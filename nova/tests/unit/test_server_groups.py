@@ -336,10 +336,12 @@ class GroupEvacuationTest(_Base):
         group = self.group_id()
         first, second = self._members_on(group, ('h-src', 'h-a'))
         self._fail('h-src', 'h-a')
+        request_ids = {}
         for uuid in (first, second):
             resp = self._evacuate(uuid, {'host': 'h-c', 'force': True},
                                   version=avr.EVACUATE_FORCE)
             self.assertEqual(200, resp.status_int)
+            request_ids[uuid] = resp.headers['x-compute-request-id']
         self.assertEqual(['accepted', 'accepted'], [
             evacuations.for_instance(u)[0]['status'] for u in (first, second)])
         compute = self._poll('h-c')
@@ -352,6 +354,14 @@ class GroupEvacuationTest(_Base):
         self.assertEqual('failed', evacuations.for_instance(second)[0]['status'])
         fault = self.api.request('GET', '/v2.1/servers/' + second).json['server']['fault']
         self.assertIn('Anti-affinity instance group policy was violated.', fault['message'])
+        # its member reads why in its instance actions
+        action = self.api.request('GET', '/v2.1/servers/%s/os-instance-actions/%s' % (
+            second, request_ids[second]), token=DEMO, version='2.62').json['instanceAction']
+        self.assertEqual(('Error', [('conductor_rebuild_server', 'Success'),
+                                    ('compute_claim_evacuation', 'Error'),
+                                    ('compute_rebuild_instance', 'Error')]),
+                         (action['message'],
+                          [(e['event'], e['result']) for e in action['events']]))
         # the next poll spawns nothing either
         compute.poll_once()
         self.assertEqual([first], list(compute.driver.guests))

@@ -4,6 +4,7 @@ up to 2.73: deleted servers' actions from 2.21, events for the server's
 readers (without traceback) from 2.51, paging and ``updated_at`` from
 2.58, events' ``hostId`` (and ``host`` for admins) from 2.62,
 ``changes-before`` from 2.66. Another project's server is 404."""
+from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import common
 from nova.api.openstack import faults
 from nova.api.openstack import validation
@@ -13,11 +14,11 @@ from nova.compute import instance_actions
 from nova.policies import instance_actions as policies
 from nova import policy
 
-DELETED_SERVERS = '2.21'
-EVENTS_FOR_READERS = '2.51'
-PAGING = '2.58'
-EVENT_HOSTS = '2.62'
-CHANGES_BEFORE = '2.66'
+DELETED_SERVERS = avr.DELETED_SERVER_ACTIONS
+EVENTS_FOR_READERS = avr.ACTION_EVENTS_FOR_READERS
+PAGING = avr.ACTIONS_PAGING
+EVENT_HOSTS = avr.ACTION_EVENT_HOSTS
+CHANGES_BEFORE = avr.CHANGES_BEFORE
 
 _KEYS = ('action', 'instance_uuid', 'request_id', 'user_id', 'project_id')
 

@@ -3,6 +3,7 @@ admin's ``all_projects`` lists every project's), shown and deleted, as
 Nova serves them up to 2.73: ``project_id`` and ``user_id`` from 2.13, the
 soft policies from 2.15, one ``policy`` with ``rules`` from 2.64."""
 import nova.conf
+from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import faults
 from nova.api.openstack import validation
 from nova.api.openstack import wsgi
@@ -14,9 +15,9 @@ from nova import policy
 
 CONF = nova.conf.CONF
 
-PROJECT_IDS = '2.13'
-SOFT_POLICIES = '2.15'
-POLICY_AND_RULES = '2.64'
+PROJECT_IDS = avr.SERVER_GROUP_PROJECT
+SOFT_POLICIES = avr.SOFT_AFFINITY
+POLICY_AND_RULES = avr.GROUP_POLICY_RULES
 
 
 def _view(req, row, members):
