@@ -90,6 +90,12 @@ def _all_hosts_up():
         return set(exc.hosts_up)
 
 
+def host_statuses(services):
+    """{host: host_status} of ``services`` ({host: its compute service row
+    with is_up}), liveness read once for them all."""
+    return _host_statuses(services)
+
+
 def _host_statuses(services):
     try:
         hosts_up = servicegroup.API().hosts_up(services)

@@ -6,7 +6,10 @@ import logging
 import uuid as uuidlib
 
 import nova.conf
+from nova.compute import api as compute_api
 from nova.compute import group_policy
+from nova.compute import host_status as host_status_mod
+from nova.db import engine as db_engine
 from nova.db import server_groups as db
 from nova import exception
 
@@ -73,3 +76,21 @@ def late_check(conn, instance_uuid, host):
         LOG.warning('server %s refused on %s: %s (group %s)', instance_uuid, host, reason,
                     group['uuid'])
     return reason
+
+
+# the host_status values that mean a member may be gone
+AT_RISK = ('UNKNOWN', 'DOWN')
+
+
+def host_status(uuid):
+    """How a group stands (ours, beyond Nova): (the group, [(member uuid,
+    its host, its host_status)]), in two statements and one liveness
+    read."""
+    row, members = get(uuid)
+    with db_engine.reader() as conn:
+        found = db.members_with_services(conn, members)
+    statuses = compute_api.host_statuses(
+        {host: service for _, host, service in found if service is not None})
+    order = {member: index for index, member in enumerate(members)}
+    return row, sorted(((member, host, statuses.get(host, host_status_mod.NONE))
+                        for member, host, _ in found), key=lambda m: order[m[0]])

@@ -12,13 +12,17 @@ import json
 
 import sqlalchemy as sa
 
+import nova.conf
+
 from nova.db import api as db_api
 from nova.db import engine
+from nova.db import liveness
 from nova.db.dbtime import db_now
 from nova.db.models import instance_group_members as members
 from nova.db.models import instance_groups as groups
-from nova.db.models import instances, migrations
+from nova.db.models import COMPUTE_BINARY, instances, migrations, services
 
+CONF = nova.conf.CONF
 _OPEN_EVACUATION = ('accepted',)
 
 
@@ -200,3 +204,20 @@ def create_members(group_id, rows, tags, still_valid, limit):
         conn.execute(sa.insert(members), [
             {'group_id': group_id, 'instance_uuid': row['uuid']} for row in rows])
     return True
+
+
+def members_with_services(conn, uuids):
+    """[(uuid, host, its host's compute service row with is_up, or None)]
+    of live servers, in one statement."""
+    joined = sa.and_(services.c.host == instances.c.host, services.c.deleted == 0,
+                     services.c.binary == COMPUTE_BINARY)
+    rows = conn.execute(
+        sa.select(instances.c.uuid, instances.c.host, services.c.disabled,
+                  services.c.forced_down, services.c.host.label('service_host'),
+                  liveness.is_up(services).label('is_up'))
+        .select_from(instances.outerjoin(services, joined))
+        .where(instances.c.uuid.in_(list(uuids)), instances.c.deleted == 0),
+        {'service_down_time': CONF.service_down_time}).mappings().all()
+    return [(r['uuid'], r['host'], None if r['service_host'] is None else {
+        'host': r['host'], 'binary': COMPUTE_BINARY, 'disabled': r['disabled'],
+        'forced_down': r['forced_down'], 'is_up': r['is_up']}) for r in rows]

@@ -6,6 +6,7 @@ DELETE = PREFIX % 'delete'
 INDEX = PREFIX % 'index'
 INDEX_ALL_PROJECTS = PREFIX % 'index:all_projects'
 SHOW = PREFIX % 'show'
+HOST_STATUS = PREFIX % 'host-status'
 
 # Nova's defaults: members create; readers of the group's project list and
 # show; members of it (or admins) delete; admins list every project's
@@ -20,6 +21,11 @@ rules = [
               ('GET', '/os-server-groups')),
     base.rule(SHOW, base.PROJECT_READER_OR_ADMIN, 'Show a server group',
               ('GET', '/os-server-groups/{server_group_id}')),
+    # ours, beyond Nova: as the host-health extension, the owners see it
+    base.rule(HOST_STATUS, base.PROJECT_READER_OR_ADMIN,
+              'How a server group stands: its members by host_status, and whether '
+              'two share a host (host names: administrators)',
+              ('GET', '/os-server-groups/{server_group_id}/host-status')),
 ]
 
 

@@ -62,6 +62,7 @@ def route_declarations():
         '/os-keypairs/{keypair_name}': {'GET': keypair.show, 'DELETE': keypair.delete},
         '/os-server-groups': {'GET': group.index, 'POST': group.create},
         '/os-server-groups/{server_group_id}': {'GET': group.show, 'DELETE': group.delete},
+        '/os-server-groups/{server_group_id}/host-status': {'GET': group.host_status},
         '/os-migrations': {'GET': migrations.MigrationsController().index},
         '/os-host-status-events': {'GET': host_status_events.HostStatusEventsController().index},
         '/os-host-maintenance': {'GET': window.index, 'POST': window.create},

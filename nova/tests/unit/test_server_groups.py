@@ -377,3 +377,50 @@ class GroupEvacuationTest(_Base):
                                                  version=avr.EVACUATE_FORCE).status_int)
         compute = self._poll('h-c')
         self.assertEqual({first, second, loner}, set(compute.driver.guests))
+
+
+class GroupHostStatusTest(_Base):
+    """GET /os-server-groups/{id}/host-status (ours): how a group stands."""
+
+    def setUp(self):
+        super().setUp()
+        nova_fixtures.add_service('h-up')
+        nova_fixtures.add_service('h-up2')
+        nova_fixtures.add_service('h-down', forced_down=True)
+        nova_fixtures.add_service('h-stale', seconds_ago=7200)
+
+    def _place(self, group, host):
+        uuid = self.server_id(group)
+        db.instance_update(uuid, host=host, node=host, vm_state='active', task_state=None)
+        return uuid
+
+    def _status(self, group, token=DEMO):
+        return self.api.request('GET', '%s/%s/host-status' % (GROUPS, group), token=token)
+
+    def test_members_by_host_status_and_a_shared_host(self):
+        group = self.group_id('soft-anti-affinity')
+        members = [self._place(group, host) for host in ('h-up', 'h-down', 'h-stale')]
+        found = self._status(group).json['server_group_host_status']
+        self.assertEqual((group, 'soft-anti-affinity', 3, 1, 2, False),
+                         (found['id'], found['policy'], found['members'], found['up'],
+                          found['unknown_or_down'], found['shared_host']))
+        self.assertEqual([(members[0], 'UP'), (members[1], 'DOWN'), (members[2], 'UNKNOWN')],
+                         [(s['id'], s['host_status']) for s in found['servers']])
+        self.assertNotIn('host', found['servers'][0])
+        admin = self._status(group, ADMIN).json['server_group_host_status']
+        self.assertEqual(['h-up', 'h-down', 'h-stale'], [s['host'] for s in admin['servers']])
+        self.assertEqual([s['hostId'] for s in found['servers']],
+                         [s['hostId'] for s in admin['servers']])
+        # an evacuation that found no host leaves two members on h-up2
+        self._place(group, 'h-up2')
+        db.instance_update(members[0], host='h-up2', node='h-up2')
+        found = self._status(group).json['server_group_host_status']
+        self.assertEqual((4, 2, True), (found['members'], found['up'], found['shared_host']))
+
+    def test_it_is_the_group_s_project_s_and_unknown_is_404(self):
+        group = self.group_id()
+        self.assertEqual(403, self._status(group, OTHER).status_int)
+        self.assertEqual(404, self._status(str(uuidlib.uuid4())).status_int)
+        self.assertEqual((0, False), (
+            self._status(group).json['server_group_host_status']['members'],
+            self._status(group).json['server_group_host_status']['shared_host']))

@@ -2,6 +2,8 @@
 admin's ``all_projects`` lists every project's), shown and deleted, as
 Nova serves them up to 2.73: ``project_id`` and ``user_id`` from 2.13, the
 soft policies from 2.15, one ``policy`` with ``rules`` from 2.64."""
+import collections
+
 import nova.conf
 from nova.api.openstack import api_version_request as avr
 from nova.api.openstack import faults
@@ -9,7 +11,9 @@ from nova.api.openstack import validation
 from nova.api.openstack import wsgi
 from nova.api.openstack.compute.schemas import server_groups as schema
 from nova.compute import group_policy
+from nova.compute import host_id
 from nova.compute import server_groups
+from nova.policies import host_health as host_health_policies
 from nova.policies import server_groups as policies
 from nova import policy
 
@@ -85,3 +89,30 @@ class ServerGroupsController:
         row, _ = server_groups.get(server_group_id)
         policy.authorize(req.context, policies.DELETE, {'project_id': row['project_id']})
         server_groups.delete(server_group_id)
+
+    @validation.documented(response=schema.host_status_response)
+    def host_status(self, req, server_group_id):
+        """Ours (DESIGN section 7, a new resource): how the group stands, in
+        one call. Host names where the host-health details rule allows
+        (administrators by default); hostId for all."""
+        row, members = server_groups.host_status(server_group_id)
+        context = req.context
+        target = {'project_id': row['project_id']}
+        policy.authorize(context, policies.HOST_STATUS, target)
+        details = policy.authorize(context, host_health_policies.SHOW_DETAILS, target,
+                                   fatal=False)
+        hosts = collections.Counter(host for _, host, _ in members if host)
+        servers = []
+        for uuid, host, status in members:
+            server = {'id': uuid, 'host_status': status,
+                      'hostId': host_id.host_id(row['project_id'], host)}
+            if details:
+                server['host'] = host
+            servers.append(server)
+        statuses = [status for _, _, status in members]
+        return {'server_group_host_status': {
+            'id': row['uuid'], 'policy': row['policy'], 'members': len(members),
+            'up': statuses.count('UP'),
+            'unknown_or_down': sum(statuses.count(s) for s in server_groups.AT_RISK),
+            'shared_host': any(count > 1 for count in hosts.values()),
+            'servers': servers}}

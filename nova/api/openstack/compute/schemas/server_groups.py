@@ -66,3 +66,24 @@ show_response = {'type': 'object', 'required': ['server_group'],
                  'properties': {'server_group': server_group}}
 list_response = {'type': 'object', 'required': ['server_groups'],
                  'properties': {'server_groups': {'type': 'array', 'items': server_group}}}
+
+# ours: GET /os-server-groups/{id}/host-status
+_count = {'type': 'integer', 'minimum': 0}
+host_status_response = {
+    'type': 'object', 'required': ['server_group_host_status'],
+    'properties': {'server_group_host_status': {
+        'type': 'object',
+        'required': ['id', 'policy', 'members', 'up', 'unknown_or_down', 'shared_host',
+                     'servers'],
+        'properties': {
+            'id': {'type': 'string', 'format': 'uuid'}, 'policy': _string,
+            'members': _count, 'up': _count, 'unknown_or_down': _count,
+            'shared_host': {'type': 'boolean'},
+            'servers': {'type': 'array', 'items': {
+                'type': 'object', 'required': ['id', 'host_status', 'hostId'],
+                'properties': {'id': {'type': 'string', 'format': 'uuid'},
+                               'host_status': _string, 'hostId': _string,
+                               'host': {'type': ['string', 'null']}}}},
+        },
+    }},
+}
