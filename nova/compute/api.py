@@ -202,6 +202,8 @@ def _create_members(group_row, rows, tags, hosts):
                                         CONF.quota.server_group_members)
     except groups_db.OverQuota:
         raise exception.ServerGroupMembersQuotaExceeded()
+    except groups_db.GroupGone:
+        raise exception.InstanceGroupNotFound(group_uuid=group_row['uuid'])
 
 
 def _rows(context, name, image_ref, flavor, flavor_id, count, hosts, availability_zone,

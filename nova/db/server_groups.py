@@ -30,6 +30,10 @@ class OverQuota(Exception):
     pass
 
 
+class GroupGone(Exception):
+    pass
+
+
 def _rules_text(rules):
     return json.dumps(rules, sort_keys=True) if rules else None
 
@@ -39,13 +43,11 @@ def rules_of(row):
 
 
 def create(uuid, name, project_id, user_id, policy, rules, limit):
-    """Store a group; OverQuota when its project would then have more than
-    ``limit`` (-1: no limit). Counted again after the insert, in the same
-    transaction, so two creates racing for the last slot do not both win
-    where the backend serializes them."""
+    """Store a group; OverQuota (nothing stored) when its project would
+    then have more than ``limit`` (-1: no limit). Written first, then
+    counted in the same transaction (on SQLite a transaction that read
+    first cannot take the write lock once another writer committed)."""
     with engine.writer() as conn:
-        if limit >= 0 and _count(conn, project_id) >= limit:
-            raise OverQuota()
         conn.execute(sa.insert(groups).values(
             uuid=uuid, name=name, project_id=project_id, user_id=user_id, policy=policy,
             rules=_rules_text(rules), created_at=db_now()))
@@ -103,13 +105,12 @@ def live_members(conn, group_ids):
 
 
 def destroy(uuid):
-    """Delete a group and its memberships; False when there was none."""
+    """Delete a group and its memberships; False when there was none.
+    Writes only (SQLite: no read-to-write upgrade)."""
+    this_group = sa.select(groups.c.id).where(groups.c.uuid == uuid)
     with engine.writer() as conn:
-        row = conn.execute(sa.select(groups.c.id).where(groups.c.uuid == uuid)).first()
-        if row is None:
-            return False
-        conn.execute(sa.delete(members).where(members.c.group_id == row.id))
-        return conn.execute(sa.delete(groups).where(groups.c.id == row.id)).rowcount == 1
+        conn.execute(sa.delete(members).where(members.c.group_id.in_(this_group)))
+        return conn.execute(sa.delete(groups).where(groups.c.uuid == uuid)).rowcount == 1
 
 
 def groups_of(uuids):
@@ -172,9 +173,10 @@ def lock_group_of(conn, instance_uuid):
 
 
 def lock(conn, group_id):
-    """Take the group's row lock for the rest of the caller's transaction."""
-    conn.execute(sa.update(groups).where(groups.c.id == group_id)
-                 .values(updated_at=db_now()))
+    """Take the group's row lock for the rest of the caller's transaction;
+    False when the group is gone."""
+    return conn.execute(sa.update(groups).where(groups.c.id == group_id)
+                        .values(updated_at=db_now())).rowcount == 1
 
 
 def count_members(conn, group_id):
@@ -195,7 +197,8 @@ def create_members(group_id, rows, tags, still_valid, limit):
     (-1: none). Returns False (nothing written) when the hosts no longer
     fit; raises OverQuota when there is no room."""
     with engine.writer() as conn:
-        lock(conn, group_id)
+        if not lock(conn, group_id):
+            raise GroupGone()      # deleted since it was read
         if limit >= 0 and count_members(conn, group_id) + len(rows) > limit:
             raise OverQuota()
         if not still_valid(member_hosts(conn, group_id)):
