@@ -14,7 +14,7 @@ API; plus what one liveness read (hosts_up) costs per group size.
 2. Load: 1,000 members heartbeating every 1 s, then 10,000 every 10 s (the
    same 1,000 heartbeats/s offered), for --seconds each, by --threads
    threads of one process calling what the driver's heartbeat loop calls
-   each beat (db: db.service_heartbeat; tooz: one membership's beat(), one
+   each beat (db: service_db.service_heartbeat; tooz: one membership's beat(), one
    tooz coordinator per member, the URL's executor=synchronous so 10,000
    coordinators do not need 10,000 threads). Printed side by side: the
    heartbeats/s achieved, the heartbeat writes/s that reached the SQL
@@ -40,7 +40,8 @@ from benchmarks import seed
 from benchmarks import server as server_mod
 import nova.conf
 from nova.conf import liveness_backend
-from nova.db import api as db
+from nova.db import dbtime
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db.models import services
 from nova.servicegroup.drivers import lease
@@ -219,10 +220,10 @@ def ensure_seeded(data_dir):
         return
     seed.seed_scale(SERVERS, HOSTS)
     # the services of the hosts beyond the servers' 5,000, for 10,000 members
-    now = db.db_time()
+    now = dbtime.db_time()
     with engine.writer() as conn:
         conn.execute(sa.insert(services), [dict(
-            uuid='bench-%05d' % i, host=host, binary=db.COMPUTE_BINARY, report_count=0,
+            uuid='bench-%05d' % i, host=host, binary=service_db.COMPUTE_BINARY, report_count=0,
             disabled=False, forced_down=False, deleted=0, created_at=now, last_seen_up=now)
             for i, host in enumerate(seed.host_names(max(m for m, _ in LOADS))[HOSTS:])])
     seed.analyze()
@@ -255,7 +256,7 @@ def load_runs(names, seconds, threads, data_dir):
                         with engine.reader() as conn:
                             ids = dict(conn.execute(sa.select(services.c.host, services.c.id)
                                                     .where(services.c.host.in_(hosts))).all())
-                        beaters = [lambda i=ids[h]: db.service_heartbeat(i) for h in hosts]
+                        beaters = [lambda i=ids[h]: service_db.service_heartbeat(i) for h in hosts]
                     else:
                         beaters = [m.beat for m in members_for(backend, hosts, down_time)]
                     client = measure.Client(api.port)

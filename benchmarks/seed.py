@@ -14,7 +14,10 @@ import uuid as uuidlib
 import sqlalchemy as sa
 
 from nova.api.openstack import client_documents
-from nova.db import api as db
+from nova.db import dbtime
+from nova.db import instance_tags as tag_db
+from nova.db import instances as instance_db
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db.models import flavors, instance_faults, instance_tags, instances, services
 
@@ -43,7 +46,7 @@ def _flavor_copy(flavor_id):
     if not _FLAVOR_COPIES:
         with engine.reader() as conn:
             for flavor in conn.execute(sa.select(flavors)).mappings():
-                _FLAVOR_COPIES[flavor['flavorid']] = db.flavor_copy(flavor)
+                _FLAVOR_COPIES[flavor['flavorid']] = instance_db.flavor_copy(flavor)
     return _FLAVOR_COPIES[flavor_id]
 
 
@@ -66,7 +69,7 @@ def _server(index, host, rng, project=PROJECT, user=USER):
         security_groups=json.dumps(['default']) if index % 10 else None,
         key_name='bench-key' if index % 3 == 0 else None, power_state=1, progress=0,
         access_ip_v4=None, access_ip_v6=None, config_drive='', disk_config='MANUAL',
-        display_description=None, tags=db.tags_text(_tags(index)),
+        display_description=None, tags=tag_db.tags_text(_tags(index)),
         **_flavor_copy(str(1 + index % 5)))
     if host is None or roll < 0.01:
         row.update(vm_state='error', task_state=None, power_state=0,
@@ -79,16 +82,16 @@ def _server(index, host, rng, project=PROJECT, user=USER):
 
 
 def seed_small(servers=1000, hosts=50, seed=5):
-    """Services through the DB API; servers through db.instances_create."""
+    """Services through the DB API; servers through instance_db.instances_create."""
     rng = random.Random(seed)
     names = host_names(hosts)
     groups = split_hosts(names)
-    ids = {h: db.service_register(h, db.COMPUTE_BINARY)['id'] for h in names}
+    ids = {h: service_db.service_register(h, service_db.COMPUTE_BINARY)['id'] for h in names}
     for host in groups['disabled']:
-        db.service_update(host, db.COMPUTE_BINARY, disabled=True,
+        service_db.service_update(host, service_db.COMPUTE_BINARY, disabled=True,
                           disabled_reason='bench maintenance')
     for host in groups['forced']:
-        db.service_update(host, db.COMPUTE_BINARY, forced_down=True)
+        service_db.service_update(host, service_db.COMPUTE_BINARY, forced_down=True)
     beating = [ids[h] for h in names if h not in groups['stale']]
     heartbeat(beating)
     make_stale(groups['stale'])
@@ -98,14 +101,14 @@ def seed_small(servers=1000, hosts=50, seed=5):
         if row.pop('_fault', False):
             faulted.append(row['uuid'])
         rows.append(row)
-    db.instances_create(rows)
+    instance_db.instances_create(rows)
     insert_tags(rows)
-    launched = db.db_time()
+    launched = dbtime.db_time()
     with engine.writer() as conn:
         conn.execute(sa.update(instances).where(instances.c.vm_state != 'error')
                      .values(launched_at=launched))
     for uuid in faulted:
-        db.instance_fault_create(uuid, 500, NO_VALID_HOST,
+        instance_db.instance_fault_create(uuid, 500, NO_VALID_HOST,
                                  details='No enabled nova-compute service is up.')
     return beating, groups
 
@@ -135,11 +138,11 @@ def insert_tags(rows, first=0):
 
 def heartbeat(service_ids):
     for service_id in service_ids:
-        db.service_heartbeat(service_id)
+        service_db.service_heartbeat(service_id)
 
 
 def make_stale(hosts, age=datetime.timedelta(days=2)):
-    old = db.db_time() - age
+    old = dbtime.db_time() - age
     with engine.writer() as conn:
         conn.execute(sa.update(services).where(services.c.host.in_(hosts))
                      .values(last_seen_up=old, created_at=old))
@@ -150,11 +153,11 @@ def seed_scale(servers=100000, hosts=5000, projects=100, seed=7, batch=5000):
     rng = random.Random(seed)
     names = host_names(hosts)
     groups = split_hosts(names)
-    now = db.db_time()
+    now = dbtime.db_time()
     stale_at = now - datetime.timedelta(days=2)
     with engine.writer() as conn:
         conn.execute(sa.insert(services), [dict(
-            uuid=str(uuidlib.uuid4()), host=h, binary=db.COMPUTE_BINARY, topic=None,
+            uuid=str(uuidlib.uuid4()), host=h, binary=service_db.COMPUTE_BINARY, topic=None,
             report_count=1, disabled=h in groups['disabled'],
             disabled_reason='bench maintenance' if h in groups['disabled'] else None,
             forced_down=h in groups['forced'], deleted=0,

@@ -14,7 +14,8 @@ from nova.compute import flavor_extra_specs
 from nova.compute import instance_actions
 from nova.compute import scheduler
 from nova.compute import server_groups
-from nova.db import api as db
+from nova.db import instances as instance_db
+from nova.db import services as service_db
 from nova.db import evacuations
 from nova import exception
 from nova import servicegroup
@@ -64,7 +65,7 @@ def check_host(row):
 def _claim(context, row, action, task_state, vm_states, task_states=NO_TASK, **values):
     """Set ``task_state`` if the server is still as checked; otherwise the
     409 its state now gives."""
-    if db.instance_update(row['uuid'], expected_task_state=task_states,
+    if instance_db.instance_update(row['uuid'], expected_task_state=task_states,
                           expected_vm_state=vm_states, task_state=task_state, **values):
         return
     now = compute.get(context, row['uuid'])
@@ -111,7 +112,7 @@ def lock(context, row, reason=None):
     if row['locked'] and _is_owner(context, row):
         return
     values = {'locked_reason': reason} if reason else {}
-    db.instance_update(row['uuid'], locked=True,
+    instance_db.instance_update(row['uuid'], locked=True,
                        locked_by='owner' if _is_owner(context, row) else 'admin', **values)
 
 
@@ -123,7 +124,7 @@ def locked_by_someone_else(context, row):
 
 
 def unlock(context, row):
-    db.instance_update(row['uuid'], locked=False, locked_by=None, locked_reason=None)
+    instance_db.instance_update(row['uuid'], locked=False, locked_by=None, locked_reason=None)
 
 
 def reset_state(context, row, state):
@@ -131,7 +132,7 @@ def reset_state(context, row, state):
     A compute still working on the old task finds its claim gone, and an
     evacuation not claimed yet ends (its destination spawns nothing); one
     claimed already goes on, the server being on its destination."""
-    db.instance_reset_state(row['uuid'], state)
+    instance_db.instance_reset_state(row['uuid'], state)
 
 
 def evacuate(context, row, host=None, force=None):
@@ -151,7 +152,7 @@ def evacuate(context, row, host=None, force=None):
     server goes to ERROR with Nova's fault. Returns the migration uuid."""
     check_state(row, 'evacuate', EVACUATE_FROM, task_states=None)
     source = row['host']
-    services = db.service_list(host=source, binary=db.COMPUTE_BINARY)
+    services = service_db.service_list(host=source, binary=service_db.COMPUTE_BINARY)
     if not services:
         raise exception.ComputeHostNotFound(host=source)
     if servicegroup.API().service_is_up(services[0]):
@@ -178,7 +179,7 @@ def evacuate(context, row, host=None, force=None):
                 action='evacuate')
         raise exception.ComputeServiceInUse(host=source)
     if destination is None:
-        db.instance_fault_create(row['uuid'], 500, compute.NO_VALID_HOST,
+        instance_db.instance_fault_create(row['uuid'], 500, compute.NO_VALID_HOST,
                                  details='No valid host for the evacuation from %s.' % source)
         LOG.warning('evacuate of %s from %s: no valid host', row['uuid'], source)
     return migration
@@ -198,5 +199,5 @@ def canonical_host(name):
     """The compute service's own name for ``name`` (MariaDB's default
     collation matches host names in any case), or None when no compute
     service has it."""
-    services = db.service_list(host=name, binary=db.COMPUTE_BINARY)
+    services = service_db.service_list(host=name, binary=service_db.COMPUTE_BINARY)
     return services[0]['host'] if services else None

@@ -11,7 +11,8 @@ host whose servers would see their zone change neither joins nor leaves,
 and a zone does not change under hosts that run servers.
 """
 from nova.db import aggregates as db
-from nova.db import api as db_api
+from nova.db import instances as instance_db
+from nova.db import services as service_db
 from nova.db import engine
 from nova import exception
 
@@ -156,15 +157,15 @@ def _check_zone(conn, aggregate, zone, hosts, error, with_servers=False):
     if others:
         refuse('One or more hosts already in availability zone(s) %s' % others)
     if (with_servers and hosts and aggregate['metadata'].get(AZ_KEY) != zone
-            and any(db_api.instance_counts_by_host(conn, hosts).values())):
+            and any(instance_db.instance_counts_by_host(conn, hosts).values())):
         refuse('One or more hosts contain instances in this zone')
 
 
 def _is_compute_host(conn, host):
     # exactly: MariaDB/MySQL would match 'HOST-1' to host-1 (Nova checks too)
-    return any(row['host'] == host for row in db_api.services_with_liveness(
-        conn, host=host, binary=db_api.COMPUTE_BINARY))
+    return any(row['host'] == host for row in service_db.services_with_liveness(
+        conn, host=host, binary=service_db.COMPUTE_BINARY))
 
 
 def _servers_on(conn, host):
-    return db_api.instance_counts_by_host(conn, [host]).get(host, 0)
+    return instance_db.instance_counts_by_host(conn, [host]).get(host, 0)

@@ -15,7 +15,9 @@ from nova.compute import keypairs
 from nova.compute import host_status
 from nova.compute import instance_actions
 from nova.compute import scheduler
-from nova.db import api as db
+from nova.db import instance_tags as tag_db
+from nova.db import instances as instance_db
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import server_groups as groups_db
 from nova import exception
@@ -36,7 +38,7 @@ def get(context, uuid):
 def _get(context, uuid, with_service, any_project=False):
     project_id = None if context.is_admin or any_project else context.project_id
     with engine.reader() as conn:
-        row = db.instance_get(conn, uuid, project_id, with_service=with_service)
+        row = instance_db.instance_get(conn, uuid, project_id, with_service=with_service)
     if row is None:
         raise exception.InstanceNotFound(instance_id=uuid)
     return row
@@ -48,7 +50,7 @@ def show(context, uuid, with_host_status):
     row = _get(context, uuid, with_service=with_host_status)
     if not with_host_status:
         return row, None
-    return row, _host_statuses(db.joined_compute_services([row]))
+    return row, _host_statuses(service_db.joined_compute_services([row]))
 
 
 def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
@@ -65,14 +67,14 @@ def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
     # one plan for every page: each server's host service joined beside it
     # in the page statement (benchmarks/README.rst, "How host_status is read")
     with engine.reader() as conn:
-        rows = db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker,
+        rows = instance_db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker,
                                 with_service=with_host_status, service_states=states,
                                 live_hosts=live_hosts)
-        if not rows and marker is not None and db.instance_marker(conn, marker) is None:
+        if not rows and marker is not None and instance_db.instance_marker(conn, marker) is None:
             raise exception.MarkerNotFound(marker=marker)
     if not with_host_status:
         return rows, None
-    services = db.joined_compute_services(rows)
+    services = service_db.joined_compute_services(rows)
     if live_hosts is not None:
         # the filter's answer and the page's agree: one read of liveness
         return rows, host_status.by_host(services, live_hosts)
@@ -158,7 +160,7 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
         instance_actions.record(context, [row['uuid'] for row in rows],
                                 instance_actions.CREATE)
         if group_row is None:
-            db.instances_create(rows, tags)
+            instance_db.instances_create(rows, tags)
             break
         if _create_members(group_row, rows, tags, hosts):
             break
@@ -171,8 +173,8 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
         _create_members(group_row, rows, tags, hosts)
     if not hosts:
         for row in rows:
-            db.instance_fault_create(row['uuid'], 500, NO_VALID_HOST,
-                                     details='No enabled nova-compute service is up.')
+            instance_db.instance_fault_create(row['uuid'], 500, NO_VALID_HOST,
+                                              details='No enabled nova-compute service is up.')
             instance_actions.event_record(row['uuid'], instance_actions.CREATE,
                                           instance_actions.SCHEDULE_EVENT, CONF.host,
                                           instance_actions.ERROR)
@@ -221,7 +223,7 @@ def _rows(context, name, image_ref, flavor, flavor_id, count, hosts, availabilit
             security_groups=json.dumps(security_groups) if security_groups else None,
             trusted_certs=json.dumps(trusted_certs) if trusted_certs else None,
             power_state=POWER_NOSTATE, progress=0,
-            **db.flavor_copy(flavor, extra_specs),
+            **instance_db.flavor_copy(flavor, extra_specs),
             **access_ips.normalized(attributes))
         if hosts:
             row.update(host=hosts[index], node=hosts[index], availability_zone=zone,
@@ -241,22 +243,22 @@ def delete(context, row):
         raise exception.InstanceLocked(instance_uuid=uuid)
     instance_actions.record(context, [uuid], instance_actions.DELETE)
     if row['host'] and _host_is_up(row['host']):
-        if db.instance_update(uuid, task_state='deleting'):
+        if instance_db.instance_update(uuid, task_state='deleting'):
             return
-    db.instance_destroy(uuid)
+    instance_db.instance_destroy(uuid)
 
 
 def _host_is_up(host):
     """Raises ServiceGroupUnavailable when liveness cannot be read: a local
     delete then could orphan a server on a live compute."""
-    services = db.service_list(host=host, binary=db.COMPUTE_BINARY)
+    services = service_db.service_list(host=host, binary=service_db.COMPUTE_BINARY)
     return bool(services) and servicegroup.API().service_is_up(services[0])
 
 
 def update(context, row, **values):
     """Set user-editable columns of a server (name, description, access
     IPs, disk config); returns the server as read after the change."""
-    if not db.instance_update(row['uuid'], **access_ips.normalized(values)):
+    if not instance_db.instance_update(row['uuid'], **access_ips.normalized(values)):
         raise exception.InstanceNotFound(instance_id=row['uuid'])
     return get(context, row['uuid'])
 
@@ -280,7 +282,7 @@ def get_for_tags(context, uuid):
 
 def tags(uuid):
     with engine.reader() as conn:
-        return db.tags_get(conn, uuid)
+        return tag_db.tags_get(conn, uuid)
 
 
 def check_tag_writable(row, action):
@@ -292,7 +294,7 @@ def check_tag_writable(row, action):
 def tag_add(row, tag):
     """True when added, False when the server already had it."""
     check_tag_writable(row, 'update tag')
-    result = db.tag_add(row['uuid'], tag, MAX_TAGS)
+    result = tag_db.tag_add(row['uuid'], tag, MAX_TAGS)
     if result is None:
         raise exception.InstanceNotFound(instance_id=row['uuid'])
     added, existing = result
@@ -304,7 +306,7 @@ def tag_add(row, tag):
 
 def tags_set(row, new_tags):
     check_tag_writable(row, 'update tags')
-    result = db.tags_set(row['uuid'], new_tags)
+    result = tag_db.tags_set(row['uuid'], new_tags)
     if result is None:
         raise exception.InstanceNotFound(instance_id=row['uuid'])
     return result
@@ -322,7 +324,7 @@ def tags_delete_all(row):
 
 
 def _deleted(row, tag):
-    count = db.tag_delete(row['uuid'], tag)
+    count = tag_db.tag_delete(row['uuid'], tag)
     if count is None:
         raise exception.InstanceNotFound(instance_id=row['uuid'])
     return count

@@ -3,14 +3,14 @@ admins (policy decides in the API). Values are kept as text; a number
 given is kept as its text, as Nova does."""
 import json
 
-from nova.db import api as db_api
+from nova.db import flavors as flavor_db
 from nova.db import engine
 from nova.db import flavor_extra_specs as db
 from nova import exception
 
 
 def _flavor(flavor_id):
-    flavor = db_api.flavor_get(flavor_id)
+    flavor = flavor_db.flavor_get(flavor_id)
     if flavor is None:
         raise exception.FlavorNotFound(flavor_id=flavor_id)
     return flavor

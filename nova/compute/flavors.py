@@ -6,10 +6,9 @@ from oslo_utils import strutils
 from oslo_utils import uuidutils
 
 from nova import exception
-from nova.db import api as db
 from nova.db import flavors as db_flavors
-from nova.db.api import FLAVOR_SORT_KEYS as SORT_KEYS
-from nova.db.api import flavor_list as get_all
+from nova.db.flavors import FLAVOR_SORT_KEYS as SORT_KEYS
+from nova.db.flavors import flavor_list as get_all
 from nova.db.types import MAX_FLOAT, MAX_INT
 
 __all__ = ['MAX_FLOAT', 'MAX_INT', 'SORT_KEYS', 'add_project', 'create', 'delete', 'get',
@@ -64,7 +63,7 @@ def update_description(flavorid, description):
 def get(context, flavorid):
     """The flavor as the caller may see it: any for an admin, a public or
     granted one for everyone else; FlavorNotFound otherwise."""
-    row = db.flavor_get(flavorid, project_id=None if context.is_admin else context.project_id)
+    row = db_flavors.flavor_get(flavorid, project_id=None if context.is_admin else context.project_id)
     if row is None:
         raise exception.FlavorNotFound(flavor_id=flavorid)
     return row

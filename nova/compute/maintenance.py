@@ -3,7 +3,7 @@ after start, at most 30 days, not in the past, no overlap on one host,
 changed only before it ends) and who may see what of it."""
 import datetime
 
-from nova.db import api as db
+from nova.db import dbtime
 from nova.db import host_maintenance as store
 from nova import exception
 
@@ -42,7 +42,7 @@ def _check_times(start, end, now, started=False):
 
 def create(host, start, end, reason='', impact='unknown'):
     start, end = parse_time('start', start), parse_time('end', end)
-    _check_times(start, end, db.db_time())
+    _check_times(start, end, dbtime.db_time())
     return store.create(host, start, end, reason or '', impact)
 
 
@@ -79,7 +79,7 @@ def update(uuid, changes):
     start = values.get('start_at', row['start_at'])
     end = values.get('end_at', row['end_at'])
     if 'start_at' in values or 'end_at' in values:
-        _check_times(start, end, db.db_time(), started=started)
+        _check_times(start, end, dbtime.db_time(), started=started)
     return store.update(row, **values)
 
 

@@ -26,7 +26,8 @@ from nova.compute import instance_actions as actions
 from nova.compute import lapse
 from nova.compute import server_groups
 import nova.conf
-from nova.db import api as db
+from nova.db import instances as instance_db
+from nova.db import services as service_db
 from nova.db import evacuations
 from nova.db.dbtime import db_now
 from nova import servicegroup
@@ -73,7 +74,7 @@ class ComputeManager:
                  self.service['id'])
 
     def _register(self):
-        return db.service_register(self.host, db.COMPUTE_BINARY, topic='compute')
+        return service_db.service_register(self.host, service_db.COMPUTE_BINARY, topic='compute')
 
     def _until_written(self, step):
         """Run a step of the start until the database takes it: one that is
@@ -91,8 +92,8 @@ class ComputeManager:
         # A build claimed by a previous run of this host that died mid-spawn.
         # (An evacuation it claimed is still pre-migrating to this host: the
         # poll finishes it.)
-        for item in db.instances_for_compute(self.host, ('spawning',)):
-            db.instance_update(item['uuid'], expected_task_state=('spawning',),
+        for item in instance_db.instances_for_compute(self.host, ('spawning',)):
+            instance_db.instance_update(item['uuid'], expected_task_state=('spawning',),
                                expected_host=self.host, task_state='scheduling')
 
     def run(self):
@@ -123,7 +124,7 @@ class ComputeManager:
                 evacuations.complete(migration)
         if sweep:
             self.lapse_guard.swept(started)
-        for item in db.instances_for_compute(self.host, WORK_TASK_STATES):
+        for item in instance_db.instances_for_compute(self.host, WORK_TASK_STATES):
             if self.stop_event.is_set():
                 return
             task = item['task_state']
@@ -140,7 +141,7 @@ class ComputeManager:
                 self._rebuild_evacuated(migration)
 
     def _forced_down(self):
-        services = db.service_list(host=self.host, binary=db.COMPUTE_BINARY)
+        services = service_db.service_list(host=self.host, binary=service_db.COMPUTE_BINARY)
         return bool(services) and services[0]['forced_down']
 
     def _periodic_sweep_due(self, now):
@@ -151,7 +152,7 @@ class ComputeManager:
         return True
 
     def _update(self, uuid, expected_task_state, **values):
-        return db.instance_update(uuid, expected_task_state=expected_task_state,
+        return instance_db.instance_update(uuid, expected_task_state=expected_task_state,
                                   expected_host=self.host, **values)
 
     def _build(self, uuid):
@@ -171,7 +172,7 @@ class ComputeManager:
     def _delete(self, uuid):
         actions.event_start(uuid, actions.DELETE, actions.TERMINATE_EVENT, self.host)
         self.driver.destroy(uuid)
-        if db.instance_destroy(uuid, expected_host=self.host):
+        if instance_db.instance_destroy(uuid, expected_host=self.host):
             actions.event_finish(uuid, actions.DELETE, actions.TERMINATE_EVENT,
                                  actions.SUCCESS)
             LOG.info('deleted %s', uuid)
@@ -243,7 +244,7 @@ class ComputeManager:
         ``sweep``, act on those of deleted servers too (Nova's
         running_deleted_instance_action)."""
         guests = self.driver.uuids()
-        rows = db.guests_rows(self.host, guests)
+        rows = instance_db.guests_rows(self.host, guests)
         for uuid in guests:
             row = rows.get(uuid)
             if row is None or row['deleted']:

@@ -10,7 +10,8 @@ import nova.conf
 from nova.compute import aggregate_filter
 from nova.compute import group_policy
 from nova.db import aggregates
-from nova.db import api as db
+from nova.db import instances as instance_db
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import host_maintenance
 from nova.db import server_groups
@@ -62,7 +63,7 @@ def _by_aggregates(conn, hosts, extra_specs):
 
 def _pick(count, exclude=None, only=None, extra_specs=None, group=None, instance_uuid=None):
     with engine.reader() as conn:
-        services = db.services_with_liveness(conn, binary=db.COMPUTE_BINARY)
+        services = service_db.services_with_liveness(conn, binary=service_db.COMPUTE_BINARY)
         enabled = {s['host']: s for s in services
                    if not s['disabled'] and not s['forced_down']
                    and s['host'] != exclude and only in (None, s['host'])}
@@ -76,7 +77,7 @@ def _pick(count, exclude=None, only=None, extra_specs=None, group=None, instance
             return None
         soon = host_maintenance.hosts_starting_within(
             conn, CONF.scheduler.maintenance_lookahead)
-        load = db.instance_counts_by_host(conn, candidates)
+        load = instance_db.instance_counts_by_host(conn, candidates)
         members = placement(conn, group, instance_uuid) if group is not None else None
     picks = []
     for _ in range(count):

@@ -83,3 +83,10 @@ def _since_postgresql(element, compiler, **kw):
     # EXTRACT gives numeric (a Decimal in Python) since PostgreSQL 14
     return 'CAST(EXTRACT(EPOCH FROM (%s - %s)) AS DOUBLE PRECISION)' % _operands(
         element, compiler, **kw)
+
+
+def db_time():
+    """The database's clock, now."""
+    from nova.db import engine
+    with engine.reader() as conn:
+        return conn.scalar(sa.select(db_now()))

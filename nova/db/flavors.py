@@ -1,12 +1,14 @@
-"""Flavor management: create and delete, and the projects granted a
-private flavor (os-flavor-access). The lists and show (nova.db.api) ask
-``visible_to`` which flavors a project may see."""
+"""Flavor rows: the list and show (a member's ask ``visible_to``, which
+flavors their project may see), create and delete, and the projects granted
+a private flavor (os-flavor-access)."""
 import sqlalchemy as sa
 from oslo_db import exception as db_exc
 
 from nova import exception
 from nova.db import engine
 from nova.db.models import flavor_extra_specs, flavor_projects, flavors
+from nova.db.paging import after_marker, sort_key_expression
+from nova.db.types import INT64_MAX, INT64_MIN
 
 
 def visible_to(project_id):
@@ -108,3 +110,71 @@ def remove_project(flavor, project_id):
         if not removed:
             raise exception.FlavorAccessNotFound(flavor_id=flavor['id'], project_id=project_id)
         return _projects(conn, flavor['id'])
+
+
+# sort_key values Nova accepts for flavors -> our column. Nova's
+# created_at follows the insertion order, which is ours by id; Nova's
+# updated_at and vcpu_weight are null on every flavor here, so only the
+# tie-breaker (id) orders those.
+FLAVOR_SORT_KEYS = {
+    'created_at': 'id', 'description': 'description', 'disabled': 'disabled',
+    'ephemeral_gb': 'ephemeral_gb', 'flavorid': 'flavorid', 'id': 'id',
+    'is_public': 'is_public', 'memory_mb': 'memory_mb', 'name': 'name',
+    'root_gb': 'root_gb', 'rxtx_factor': 'rxtx_factor', 'swap': 'swap',
+    'updated_at': None, 'vcpu_weight': None, 'vcpus': 'vcpus',
+}
+
+
+def flavor_list(is_public=True, disabled=None, min_memory_mb=None, min_root_gb=None,
+                sort_key='flavorid', sort_dir='asc', limit=None, marker=None,
+                project_id=None):
+    """One page of flavors, filtered and ordered by the database.
+
+    ``is_public``: True public only (and, as Nova, the private ones granted
+    to ``project_id``, the caller's, admin or not), False private only,
+    None both. ``disabled``: None for both. ``sort_key`` is a FLAVOR_SORT_KEYS
+    key, the id breaking ties in the same direction. ``marker`` is the
+    flavorid of any flavor, even one the filters leave out, that the page
+    starts after; MarkerNotFound when no flavor has it.
+    """
+    query = sa.select(flavors)
+    if is_public and project_id is not None:
+        query = query.where(visible_to(project_id))
+    elif is_public is not None:
+        query = query.where(flavors.c.is_public == bool(is_public))
+    if disabled is not None:
+        query = query.where(flavors.c.disabled == bool(disabled))
+    for column, minimum in ((flavors.c.memory_mb, min_memory_mb),
+                            (flavors.c.root_gb, min_root_gb)):
+        if minimum is not None:
+            query = query.where(column >= max(INT64_MIN, min(minimum, INT64_MAX)))
+    column = FLAVOR_SORT_KEYS[sort_key]
+    # a nullable key (description) sorts as '' so the marker compares
+    keys = [sort_key_expression(flavors, column)] if column else []
+    if column != 'id':
+        keys.append(flavors.c.id)
+    with engine.reader() as conn:
+        if marker is not None:
+            found = conn.execute(sa.select(*keys).where(
+                flavors.c.flavorid == marker)).first()
+            if found is None:
+                raise exception.MarkerNotFound(marker=marker)
+            values = [sa.literal(value, key.type) for key, value in zip(keys, found)]
+            query = query.where(after_marker(keys, [sort_dir] * len(keys), values,
+                                              expand=False))
+        query = query.order_by(*[k.desc() if sort_dir == 'desc' else k.asc() for k in keys])
+        if limit is not None:
+            query = query.limit(limit)
+        return conn.execute(query).mappings().all()
+
+
+def flavor_get(flavorid, project_id=None):
+    """The flavor ``flavorid``, or None; with ``project_id`` (a member's)
+    only when it is public or granted to that project, as Nova shows it."""
+    if '\x00' in str(flavorid):
+        return None     # no flavor has it, and PostgreSQL cannot even bind it
+    query = sa.select(flavors).where(flavors.c.flavorid == str(flavorid))
+    if project_id is not None:
+        query = query.where(visible_to(project_id))
+    with engine.reader() as conn:
+        return conn.execute(query).mappings().first()

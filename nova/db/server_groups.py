@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 import nova.conf
 
-from nova.db import api as db_api
+from nova.db import instances as instance_db
 from nova.db import engine
 from nova.db import liveness
 from nova.db.dbtime import db_now
@@ -203,7 +203,7 @@ def create_members(group_id, rows, tags, still_valid, limit):
             raise OverQuota()
         if not still_valid(member_hosts(conn, group_id)):
             return False
-        db_api.instances_insert(conn, rows, tags)
+        instance_db.instances_insert(conn, rows, tags)
         conn.execute(sa.insert(members), [
             {'group_id': group_id, 'instance_uuid': row['uuid']} for row in rows])
     return True

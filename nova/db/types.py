@@ -9,3 +9,7 @@ Timestamp = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), 'mysql', 'mariadb'
 # columns on every backend
 MAX_INT = 0x7FFFFFFF
 MAX_FLOAT = 3.40282e+38
+
+# signed 64-bit integers: no row holds a value beyond them, and SQLite
+# cannot even bind one
+INT64_MIN, INT64_MAX = -2 ** 63, 2 ** 63 - 1

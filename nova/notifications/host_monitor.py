@@ -22,7 +22,7 @@ from keystoneauth1 import loading as ks_loading
 
 import nova.conf
 from nova.compute import host_status as hs
-from nova.db import api as db
+from nova.db import services as service_db
 from nova.db import host_status_events as store
 
 CONF = nova.conf.CONF
@@ -127,7 +127,7 @@ def fence_unknown_hosts():
         return []
     fenced = []
     for host, binary in store.in_status_for(hs.UNKNOWN, delay):
-        if db.service_update(host, binary, forced_down=True):
+        if service_db.service_update(host, binary, forced_down=True):
             LOG.warning('forced down %s (%s): UNKNOWN for %s s '
                         '([host_status_watcher] force_down_after_unknown)', host, binary, delay)
             fenced.append(host)

@@ -22,7 +22,7 @@ from oslo_db import exception as db_exc
 
 import nova.conf
 from nova.compute import host_status_transitions as transitions
-from nova.db import api as db
+from nova.db import services as service_db
 from nova.db import host_maintenance
 from nova.db import host_status_events as store
 from nova import exception
@@ -128,7 +128,7 @@ class Watcher:
                 return
             self._set_active(True)
             self._backend_down = None       # unknown: ask the stored memory
-        rows = db.service_list(binary=db.COMPUTE_BINARY)
+        rows = service_db.service_list(binary=service_db.COMPUTE_BINARY)
         try:
             alive = self.group.hosts_up({row['host']: row for row in rows})
         except exception.ServiceGroupUnavailable as exc:
@@ -176,13 +176,13 @@ class Watcher:
         announce = {}
         for row in host_maintenance.start_due(conn):
             LOG.info('maintenance window %s of %s starts', row['uuid'], row['host'])
-            announce[(row['host'], db.COMPUTE_BINARY)] = transitions.MAINTENANCE_STARTED
+            announce[(row['host'], service_db.COMPUTE_BINARY)] = transitions.MAINTENANCE_STARTED
         for row in host_maintenance.end_due(conn):
             LOG.info('maintenance window %s of %s ends', row['uuid'], row['host'])
-            announce[(row['host'], db.COMPUTE_BINARY)] = transitions.MAINTENANCE_ENDED
+            announce[(row['host'], service_db.COMPUTE_BINARY)] = transitions.MAINTENANCE_ENDED
         changed = {}
         for host, binary in announce:
-            for service in db.services_with_liveness(conn, host=host, binary=binary):
+            for service in service_db.services_with_liveness(conn, host=host, binary=binary):
                 changed[(host, binary)] = (transitions.state(service, host in alive),
                                            service['last_seen_up'])
         return announce, changed
@@ -245,7 +245,7 @@ class Watcher:
         if event['reason'] == store.SERVICE_UPDATE:
             # Nova's own, from the service as it is now, published as the
             # service itself (Nova's publisher: its binary and host)
-            for service in db.service_list(host=event['host'], binary=event['binary']):
+            for service in service_db.service_list(host=event['host'], binary=event['binary']):
                 self.notifier.prepare(
                     publisher_id='%s:%s' % (service['binary'], service['host'])).info(
                     ctxt, 'service.update',

@@ -11,7 +11,9 @@ import webob
 
 import nova.conf
 from nova.api.openstack import client_documents
-from nova.db import api as db_api
+from nova.db import flavors as flavor_db
+from nova.db import instances as instance_db
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import migration
 from nova.db.dbtime import db_now
@@ -76,9 +78,9 @@ def add_service(host, binary='nova-compute', seconds_ago=0, disabled=False,
     """
     if deleted:
         return _add_deleted_service(host, binary, disabled, forced_down, disabled_reason)
-    service_id = db_api.service_register(host, binary, topic='compute')['id']
+    service_id = service_db.service_register(host, binary, topic='compute')['id']
     if disabled or forced_down or disabled_reason:
-        db_api.service_update(host, binary, disabled=disabled, forced_down=forced_down,
+        service_db.service_update(host, binary, disabled=disabled, forced_down=forced_down,
                               disabled_reason=disabled_reason)
     with engine.writer() as conn:
         seen = conn.scalar(sa.select(db_now())) - datetime.timedelta(seconds=seconds_ago)
@@ -117,9 +119,9 @@ def add_server(name, host=None, project_id='demo', user_id='demo', vm_state=None
         progress=0, image_ref=IMAGE, flavor_id='1', reservation_id='r-test0000',
         launch_index=0, metadata='{}',
         launched_at=db_now() if vm_state == 'active' else None)
-    row.update(db_api.flavor_copy(db_api.flavor_get(values.get('flavor_id', '1'))))
+    row.update(instance_db.flavor_copy(flavor_db.flavor_get(values.get('flavor_id', '1'))))
     row.update(values)
-    db_api.instances_create([row], tags)
+    instance_db.instances_create([row], tags)
     return uuid
 
 

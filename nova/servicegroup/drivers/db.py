@@ -5,7 +5,7 @@ import logging
 
 from oslo_db import exception as db_exc
 
-from nova.db import api as db
+from nova.db import services as service_db
 
 LOG = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ class DbDriver:
             if guard is not None and not guard.may_beat(interval):
                 continue
             try:
-                if not db.service_heartbeat(service['id']):
+                if not service_db.service_heartbeat(service['id']):
                     # an operator deleted the record (DELETE /os-services/{id});
                     # as Nova's compute, carry on unseen until restarted
                     if not gone:

@@ -17,7 +17,8 @@ from gabbi import fixture
 
 from nova.compute import host_status_transitions as transitions
 from nova.compute.host_id import host_id
-from nova.db import api as db
+from nova.db import dbtime
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import host_status_events as events
 from nova.db import models
@@ -238,7 +239,7 @@ class WindowTimes(fixture.GabbiFixture):
                'AN_HOUR_AGO': -1}
 
     def start_fixture(self):
-        now = db.db_time().replace(microsecond=0)
+        now = dbtime.db_time().replace(microsecond=0)
         for name, hours in self.OFFSETS.items():
             os.environ[name] = (now + datetime.timedelta(hours=hours)).isoformat() + 'Z'
 
@@ -256,13 +257,13 @@ class StatusEvents(fixture.GabbiFixture):
 
     def start_fixture(self):
         hosts = sorted({host for host, values in _current.services
-                        if values.get('binary', db.COMPUTE_BINARY) == db.COMPUTE_BINARY
+                        if values.get('binary', service_db.COMPUTE_BINARY) == service_db.COMPUTE_BINARY
                         and not values.get('deleted')})
         time.sleep(0.01)        # the servers exist before the events
         events.hold_lease('gabbi', 60)
         for stale in ((), ('h-up',)):
             events.record_states('gabbi', 60, {
-                (host, db.COMPUTE_BINARY): (self.STALE if host in stale else self.UP, None)
+                (host, service_db.COMPUTE_BINARY): (self.STALE if host in stale else self.UP, None)
                 for host in hosts}, lambda old, new: transitions.reason(
                     old and transitions.State(*old), new))
 

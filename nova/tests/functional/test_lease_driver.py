@@ -11,7 +11,7 @@ import testtools
 
 import nova.conf
 from nova.compute import manager
-from nova.db import api as db
+from nova.db import services as service_db
 from nova.db import engine
 from nova import exception
 from nova.servicegroup.drivers import lease
@@ -92,7 +92,7 @@ class _DriverTests:
         # knows (Redis asks for those) or the backend holds (etcd's cache)
         self.useFixture(nova_fixtures.Database())
         for host in ('h1', 'h2', 'h3'):
-            db.service_register(host, 'nova-compute')
+            service_db.service_register(host, 'nova-compute')
         self.assertEqual({'h1', 'h3'}, self.driver.all_hosts_up())
 
     def test_concurrent_requests_share_reads_and_all_get_the_answer(self):

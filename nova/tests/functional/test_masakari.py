@@ -24,7 +24,7 @@ from testtools import content
 
 import nova.conf
 from nova.api.openstack import api_version_request as avr
-from nova.db import api as db
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import host_status_events as store
 from nova.db.dbtime import db_now
@@ -209,7 +209,7 @@ class MasakariRecoveryTest(func.SharedAllInOneTestCase):
         first.tick()                                   # registered UP
         self.assertTrue(first.host_monitor.run_once())
         self.assertEqual([], self.notifications_of('host-4'))
-        db.service_update('host-4', 'nova-compute', forced_down=True)
+        service_db.service_update('host-4', 'nova-compute', forced_down=True)
         first.tick()                                   # forced_down: DOWN
         (event,) = store.host_monitor_pending('first', 5, ('DOWN',))
         # the first watcher sends, and dies before it records the delivery
@@ -246,7 +246,7 @@ class MasakariRecoveryTest(func.SharedAllInOneTestCase):
             watcher.host_monitor.run_once()
         self.assertEqual(store.SENT, self.event(event['id'])['host_monitor_result'])
         # the fence comes later: the same outage, not notified again
-        db.service_update('host-5', 'nova-compute', forced_down=True)
+        service_db.service_update('host-5', 'nova-compute', forced_down=True)
         watcher.tick()
         (down,) = store.host_monitor_pending('only', 5, ('DOWN',))
         watcher.host_monitor.run_once()

@@ -60,8 +60,8 @@ class FlavorManageReferenceTest(nova_fixtures.APITestCase):
 
     @staticmethod
     def _pk(flavorid):
-        from nova.db import api as db
-        return db.flavor_get(flavorid)['id']
+        from nova.db import flavors as flavor_db
+        return flavor_db.flavor_get(flavorid)['id']
 
     def _problems(self, name):
         capture = reference.load(SUBDIR + name)

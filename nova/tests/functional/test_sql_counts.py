@@ -19,7 +19,11 @@ import fixtures
 import sqlalchemy as sa
 from oslo_policy import policy as oslo_policy
 
-from nova.db import api as db
+from nova.db import instance_tags as tag_db
+
+from nova.db import instances as instance_db
+
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db.dbtime import db_now
 from nova.db.models import instance_faults, instance_tags, instances, services
@@ -37,7 +41,7 @@ def seed(servers, hosts):
         now = conn.scalar(sa.select(db_now()))
         old = now - datetime.timedelta(days=1)
         conn.execute(sa.insert(services), [dict(
-            uuid=str(uuidlib.uuid4()), host='host-%04d' % h, binary=db.COMPUTE_BINARY,
+            uuid=str(uuidlib.uuid4()), host='host-%04d' % h, binary=service_db.COMPUTE_BINARY,
             report_count=1, disabled=h % 4 == 1, forced_down=h % 4 == 2, deleted=0,
             created_at=old, last_seen_up=old if h % 4 == 3 else now) for h in range(hosts)])
         rows = []
@@ -51,7 +55,7 @@ def seed(servers, hosts):
                 metadata=json.dumps({'k': str(i % 3)}), security_groups='["default"]',
                 flavor_name='m1.tiny', memory_mb=512, vcpus=1, root_gb=1, ephemeral_gb=0,
                 swap=0, display_description='server %d' % i,
-                tags=db.tags_text([t for t, every in (('even', 2), ('third', 3))
+                tags=tag_db.tags_text([t for t, every in (('even', 2), ('third', 3))
                                    if i % every == 0]),
                 created_at=now - datetime.timedelta(seconds=i), updated_at=now, deleted=0))
         conn.execute(sa.insert(instances), rows)
@@ -99,7 +103,7 @@ class _CountTests:
         seed(servers, hosts)
         with engine.reader() as conn:
             order = [r['uuid'] for r in
-                     db.instance_list(conn, {}, ['created_at', 'id'], ['desc', 'desc'], servers)]
+                     instance_db.instance_list(conn, {}, ['created_at', 'id'], ['desc', 'desc'], servers)]
         half, found = servers // 2, {}
         short = 'limit=10'
         detail = '/v2.1/servers/detail?all_tenants=1&'

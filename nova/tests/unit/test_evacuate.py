@@ -7,7 +7,8 @@ import testtools
 
 from nova.api.openstack import api_version_request as avr
 from nova.compute import manager
-from nova.db import api as db
+from nova.db import instances as instance_db
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import evacuations
 from nova.db.dbtime import db_now
@@ -41,7 +42,7 @@ class EvacuateTest(nova_fixtures.APITestCase):
 
     def _row(self, uuid):
         with engine.reader() as conn:
-            return db.instance_get(conn, uuid)
+            return instance_db.instance_get(conn, uuid)
 
     def _poll(self, host, guests=()):
         compute = manager.ComputeManager(host)
@@ -87,7 +88,7 @@ class EvacuateTest(nova_fixtures.APITestCase):
     def test_the_source_coming_back_destroys_its_copy_and_writes_nothing(self):
         uuid = self._server()
         # the source read this task just before it froze
-        db.instance_update(uuid, task_state='powering-off')
+        instance_db.instance_update(uuid, task_state='powering-off')
         self.api.request('POST', '/v2.1/servers/%s/action' % uuid,
                          body={'os-resetState': {'state': 'active'}})
         self._evacuate(uuid)
@@ -130,7 +131,7 @@ class EvacuateTest(nova_fixtures.APITestCase):
     def test_a_stale_host_may_be_evacuated_and_no_valid_host_is_error(self):
         uuid = self._server(host='h-stale')
         for host in ('h-dst', 'h-busy'):
-            db.service_update(host, db.COMPUTE_BINARY, disabled=True)
+            service_db.service_update(host, service_db.COMPUTE_BINARY, disabled=True)
         self.assertEqual(200, self._evacuate(uuid).status_int)
         row = self._row(uuid)
         self.assertEqual(('h-stale', 'error', None), (row['host'], row['vm_state'],

@@ -9,7 +9,8 @@ import testtools
 
 import nova.conf
 from nova.compute import host_status_transitions as transitions
-from nova.db import api as db
+from nova.db import instances as instance_db
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import evacuations
 from nova.db import host_status_events as store
@@ -106,7 +107,7 @@ class WatcherTest(testtools.TestCase):
         watcher.tick()
         self.deliver_all(watcher)
         _impl_test.reset()
-        db.service_update('host-1', 'nova-compute', disabled=True,
+        service_db.service_update('host-1', 'nova-compute', disabled=True,
                                               disabled_reason='disk')
         watcher.tick()
         self.deliver_all(watcher)
@@ -130,7 +131,7 @@ class WatcherTest(testtools.TestCase):
                    dict(disabled=False, disabled_reason=None)]
         _impl_test.reset()
         for change in changes:
-            db.service_update('host-1', 'nova-compute', **change)
+            service_db.service_update('host-1', 'nova-compute', **change)
             watcher.tick()
             self.deliver_all(watcher)
         updates = [data for kind, data in sent() if kind == 'service.update']
@@ -143,7 +144,7 @@ class WatcherTest(testtools.TestCase):
                           if kind == 'service.host_status.update'])
         # a heartbeat is not one of them
         _impl_test.reset()
-        db.service_heartbeat(db.service_list(host='host-1')[0]['id'])
+        service_db.service_heartbeat(service_db.service_list(host='host-1')[0]['id'])
         watcher.tick()
         self.deliver_all(watcher)
         self.assertEqual([], sent())
@@ -152,7 +153,7 @@ class WatcherTest(testtools.TestCase):
     def _evacuate(self, uuid, dest):
         """An evacuation of ``uuid`` as the destination compute finishes it."""
         with engine.reader() as conn:
-            row = db.instance_get(conn, uuid)
+            row = instance_db.instance_get(conn, uuid)
         evacuations.start(row, ('active',), dest)
         (migration,) = [m for m in evacuations.of_host(dest) if m['dest_compute'] == dest]
         self.assertTrue(evacuations.claim(migration, dest))
@@ -169,7 +170,7 @@ class WatcherTest(testtools.TestCase):
         self.deliver_all(first)
         _impl_test.reset()
         # fenced and evacuated between two looks
-        db.service_update('host-1', 'nova-compute', forced_down=True)
+        service_db.service_update('host-1', 'nova-compute', forced_down=True)
         self._evacuate(moved, 'host-2')
         first.tick()
         store.release_lease('first')        # a takeover must not tell it again

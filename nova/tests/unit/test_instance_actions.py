@@ -3,7 +3,7 @@ poll_once on one SQLite file. What each request records, the events of
 each step with Nova's names, what a member and an admin see at each
 microversion Nova changes it, paging, and the 404s."""
 from nova.compute import manager
-from nova.db import api as db
+from nova.db import services as service_db
 from nova.db.dbtime import db_now
 from nova.tests import fixtures as nova_fixtures
 
@@ -163,7 +163,7 @@ class EvacuationActionsTest(nova_fixtures.APITestCase):
         self.assertEqual(['h-dst', 'h-dst'], hosts[1:])
 
     def test_no_valid_host_is_an_error_step(self):
-        db.service_update('h-dst', db.COMPUTE_BINARY, disabled=True)
+        service_db.service_update('h-dst', service_db.COMPUTE_BINARY, disabled=True)
         request_id = self._evacuate()
         action, events = self._events(request_id, DEMO)
         self.assertEqual('Error', action['message'])

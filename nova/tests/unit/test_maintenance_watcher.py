@@ -10,7 +10,8 @@ import sqlalchemy as sa
 import testtools
 
 from nova.compute import maintenance
-from nova.db import api as db
+from nova.db import dbtime
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import host_maintenance
 from nova.db import host_status_events as store
@@ -34,7 +35,7 @@ class MaintenanceTickTest(testtools.TestCase):
         self.useFixture(fixtures.FakeLogger())
         nova_fixtures.add_service('host-1')
         self.watcher = host_status_watcher.Watcher(notifier=notifier(), holder='w')
-        now = db.db_time()
+        now = dbtime.db_time()
         self.window = maintenance.create('host-1', _iso(now + datetime.timedelta(hours=1)),
                                          _iso(now + datetime.timedelta(hours=2)))
 
@@ -54,7 +55,7 @@ class MaintenanceTickTest(testtools.TestCase):
         return [e['host'] for e in store.undelivered() if e['reason'] == store.SERVICE_UPDATE]
 
     def service(self):
-        return db.service_list(host='host-1')[0]
+        return service_db.service_list(host='host-1')[0]
 
     def test_start_and_end_on_the_tick_after_their_time(self):
         self.watcher.tick()
@@ -81,7 +82,7 @@ class MaintenanceTickTest(testtools.TestCase):
     def test_an_operators_disable_during_the_window_stays(self):
         self.shift(1.01)
         self.watcher.tick()
-        db.service_update('host-1', 'nova-compute', disabled=True, disabled_reason='disk')
+        service_db.service_update('host-1', 'nova-compute', disabled=True, disabled_reason='disk')
         self.shift(1.01)
         self.watcher.tick()
         self.assertEqual((True, 'disk'), (self.service()['disabled'],

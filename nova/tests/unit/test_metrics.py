@@ -14,7 +14,7 @@ import nova
 import nova.conf
 from nova.api.openstack import app as app_mod
 from nova.compute import maintenance
-from nova.db import api as db
+from nova.db import services as service_db
 from nova.db import host_status_events as store
 from nova import exception
 from nova.metrics import api_requests
@@ -144,7 +144,7 @@ class WatcherMetricsTest(testtools.TestCase):
         self.assertEqual(2, self.value('nova_host_status_events_undelivered'))
 
         self.group.alive = {'host-1'}
-        db.service_update('host-1', 'nova-compute', disabled=True)
+        service_db.service_update('host-1', 'nova-compute', disabled=True)
         self.watcher.tick()
         self.assertEqual({'host-1': 'MAINTENANCE', 'host-2': 'UNKNOWN'}, self.statuses())
         self.assertEqual(1, self.value('nova_servers', host_status='UNKNOWN'))
@@ -162,7 +162,7 @@ class WatcherMetricsTest(testtools.TestCase):
         maintenance.create('host-1', '2099-01-01T00:00:00Z', '2099-01-02T00:00:00Z',
                            'disk', 'reboot')
         self.group.alive = {'host-1'}
-        db.service_update('host-2', 'nova-compute', disabled=True)
+        service_db.service_update('host-2', 'nova-compute', disabled=True)
         self.watcher.tick()
         self.assertEqual({'host-1': 'UP', 'host-2': 'MAINTENANCE'}, self.statuses())
         self.assertEqual({'host-1': 'NEEDS_MAINTENANCE', 'host-2': 'UNKNOWN'},

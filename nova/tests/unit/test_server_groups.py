@@ -9,7 +9,8 @@ import testtools
 
 from nova.api.openstack import api_version_request as avr
 from nova.compute import manager
-from nova.db import api as db
+from nova.db import instances as instance_db
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import evacuations
 from nova.db.dbtime import db_now
@@ -55,7 +56,7 @@ class _Base(nova_fixtures.APITestCase):
 
     def row(self, uuid):
         with engine.reader() as conn:
-            return db.instance_get(conn, uuid)
+            return instance_db.instance_get(conn, uuid)
 
     def show_group(self, group, version='2.64', token=DEMO):
         return self.api.request('GET', '%s/%s' % (GROUPS, group), token=token,
@@ -268,14 +269,14 @@ class GroupEvacuationTest(_Base):
         uuids = []
         for host in hosts:
             uuid = self.server_id(group)
-            db.instance_update(uuid, host=host, node=host, vm_state='active',
+            instance_db.instance_update(uuid, host=host, node=host, vm_state='active',
                                task_state=None, launched_at=db_now())
             uuids.append(uuid)
         return uuids
 
     def _fail(self, *hosts):
         for host in hosts:
-            db.service_update(host, db.COMPUTE_BINARY, forced_down=True)
+            service_db.service_update(host, service_db.COMPUTE_BINARY, forced_down=True)
 
     def _evacuate(self, uuid, body=None, version='2.16'):
         return self.api.request('POST', '/v2.1/servers/%s/action' % uuid, version=version,
@@ -391,7 +392,7 @@ class GroupHostStatusTest(_Base):
 
     def _place(self, group, host):
         uuid = self.server_id(group)
-        db.instance_update(uuid, host=host, node=host, vm_state='active', task_state=None)
+        instance_db.instance_update(uuid, host=host, node=host, vm_state='active', task_state=None)
         return uuid
 
     def _status(self, group, token=DEMO):
@@ -413,7 +414,7 @@ class GroupHostStatusTest(_Base):
                          [s['hostId'] for s in admin['servers']])
         # an evacuation that found no host leaves two members on h-up2
         self._place(group, 'h-up2')
-        db.instance_update(members[0], host='h-up2', node='h-up2')
+        instance_db.instance_update(members[0], host='h-up2', node='h-up2')
         found = self._status(group).json['server_group_host_status']
         self.assertEqual((4, 2, True), (found['members'], found['up'], found['shared_host']))
 

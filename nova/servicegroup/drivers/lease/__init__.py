@@ -22,7 +22,7 @@ import time
 
 import nova.conf
 from nova.conf import liveness_backend
-from nova.db import api as db
+from nova.db import services as service_db
 from nova import exception
 from nova.servicegroup.drivers.lease import etcd_members
 from nova.servicegroup.drivers.lease import redis_members
@@ -59,7 +59,7 @@ class LeaseDriver:
         # Redis keeps no index of its keys: the hosts to ask are the
         # computes the database knows, all in one round trip
         return self._members.up({row['host'] for row in
-                                 db.service_list(binary=db.COMPUTE_BINARY)})
+                                 service_db.service_list(binary=service_db.COMPUTE_BINARY)})
 
     def heartbeats(self, services):
         """{host: last heartbeat, UTC} of the hosts among ``services`` that
@@ -98,6 +98,6 @@ class LeaseDriver:
     def _db_heartbeat(service):
         # while switching drivers only (tooz_also_db_heartbeat)
         try:
-            db.service_heartbeat(service['id'])
+            service_db.service_heartbeat(service['id'])
         except Exception as exc:  # the database may be away; the backend is what counts
             LOG.warning('database heartbeat failed: %s', exc)

@@ -9,7 +9,11 @@ import uuid as uuidlib
 
 import sqlalchemy as sa
 
-from nova.db import api as db
+from nova.db import flavors as flavor_db
+
+from nova.db import instances as instance_db
+
+from nova.db import services as service_db
 from nova.db import dbtime
 from nova.db import engine
 from nova.db import migration_records
@@ -54,37 +58,37 @@ def _in_threads(count, target):
 class _ServiceTests:
 
     def test_register_twice_gives_one_row(self):
-        first = db.service_register(HOST, db.COMPUTE_BINARY, topic='compute')
-        second = db.service_register(HOST, db.COMPUTE_BINARY, topic='compute')
+        first = service_db.service_register(HOST, service_db.COMPUTE_BINARY, topic='compute')
+        second = service_db.service_register(HOST, service_db.COMPUTE_BINARY, topic='compute')
         self.assertEqual(first['id'], second['id'])
-        self.assertEqual(1, len(db.service_list(host=HOST)))
+        self.assertEqual(1, len(service_db.service_list(host=HOST)))
 
     def test_concurrent_registration_gives_one_row(self):
-        rows = _in_threads(4, lambda i: db.service_register(HOST, db.COMPUTE_BINARY))
+        rows = _in_threads(4, lambda i: service_db.service_register(HOST, service_db.COMPUTE_BINARY))
         self.assertEqual(1, len({row['id'] for row in rows}))
 
     def test_list_carries_liveness(self):
-        db.service_register(HOST, db.COMPUTE_BINARY)
-        db.service_register('other', 'nova-scheduler')
-        rows = db.service_list()
+        service_db.service_register(HOST, service_db.COMPUTE_BINARY)
+        service_db.service_register('other', 'nova-scheduler')
+        rows = service_db.service_list()
         self.assertEqual([HOST, 'other'], [r['host'] for r in rows])
         self.assertEqual(['nova-scheduler'], [r['binary'] for r in
-                                              db.service_list(binary='nova-scheduler')])
+                                              service_db.service_list(binary='nova-scheduler')])
         for row in rows:
             # never reported, created a moment ago: up, counted from creation
             self.assertIsNone(row['last_seen_up'])
             self.assertTrue(row['is_up'])
 
     def test_heartbeat_on_a_deleted_row_reports_it_gone(self):
-        service = db.service_register(HOST, db.COMPUTE_BINARY)
-        db.service_update(HOST, db.COMPUTE_BINARY, deleted=service['id'])
-        self.assertFalse(db.service_heartbeat(service['id']))
+        service = service_db.service_register(HOST, service_db.COMPUTE_BINARY)
+        service_db.service_update(HOST, service_db.COMPUTE_BINARY, deleted=service['id'])
+        self.assertFalse(service_db.service_heartbeat(service['id']))
 
     def test_update_of_an_unknown_service_changes_nothing(self):
-        self.assertEqual(0, db.service_update('nowhere', db.COMPUTE_BINARY, disabled=True))
+        self.assertEqual(0, service_db.service_update('nowhere', service_db.COMPUTE_BINARY, disabled=True))
 
     def test_operator_changes_survive_racing_heartbeats(self):
-        service = db.service_register(HOST, db.COMPUTE_BINARY)
+        service = service_db.service_register(HOST, service_db.COMPUTE_BINARY)
         changes = [dict(disabled=True, disabled_reason='maintenance %d' % i)
                    if i % 3 == 0 else
                    dict(forced_down=bool(i % 2), disabled=False, disabled_reason=None)
@@ -96,7 +100,7 @@ class _ServiceTests:
             count = 0
             try:
                 while not stop.is_set():
-                    db.service_heartbeat(service['id'])
+                    service_db.service_heartbeat(service['id'])
                     count += 1
                     time.sleep(0.001)     # let the operator's writes in (SQLite)
             except Exception as exc:
@@ -108,17 +112,17 @@ class _ServiceTests:
         state = dict(disabled=False, disabled_reason=None, forced_down=False)
         try:
             for change in changes:
-                self.assertEqual(1, db.service_update(HOST, db.COMPUTE_BINARY, **change))
+                self.assertEqual(1, service_db.service_update(HOST, service_db.COMPUTE_BINARY, **change))
                 state.update(change)
                 # a heartbeat that lands after the change must not undo it
-                row = self._after_next_heartbeat(db.service_list(host=HOST)[0]['report_count'])
+                row = self._after_next_heartbeat(service_db.service_list(host=HOST)[0]['report_count'])
                 self.assertEqual(state, {k: _plain(row[k]) for k in state})
         finally:
             stop.set()
             for thread in heartbeaters:
                 thread.join(30)
         self.assertEqual([], errors)
-        row = db.service_list(host=HOST)[0]
+        row = service_db.service_list(host=HOST)[0]
         self.assertEqual(state, {k: _plain(row[k]) for k in state})
         self.assertEqual(sum(beats), row['report_count'])
 
@@ -126,7 +130,7 @@ class _ServiceTests:
         """The row once a heartbeat newer than ``count`` has landed."""
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            row = db.service_list(host=HOST)[0]
+            row = service_db.service_list(host=HOST)[0]
             if row['report_count'] > count:
                 return row
             time.sleep(0.002)
@@ -141,10 +145,10 @@ class _InstanceTests:
 
     def test_create_and_get(self):
         row = _server(display_name='web', metadata=json.dumps({'a': 'b'}))
-        db.instances_create([row])
+        instance_db.instances_create([row])
         with engine.reader() as conn:
-            got = db.instance_get(conn, row['uuid'])
-            self.assertIsNone(db.instance_get(conn, row['uuid'], project_id='other'))
+            got = instance_db.instance_get(conn, row['uuid'])
+            self.assertIsNone(instance_db.instance_get(conn, row['uuid'], project_id='other'))
         self.assertEqual('web', got['display_name'])
         self.assertEqual({'a': 'b'}, json.loads(got['metadata']))
         self.assertIsNotNone(got['created_at'])
@@ -152,118 +156,118 @@ class _InstanceTests:
 
     def test_claim_race_has_exactly_one_winner(self):
         rows = [_server() for _ in range(10)]
-        db.instances_create(rows)
+        instance_db.instances_create(rows)
         for row in rows:
-            wins = _in_threads(6, lambda i: db.instance_update(
+            wins = _in_threads(6, lambda i: instance_db.instance_update(
                 row['uuid'], expected_task_state=('scheduling',), task_state='spawning'))
             self.assertEqual(1, wins.count(True), row['uuid'])
-        self.assertEqual([], db.instances_for_compute(HOST, ('scheduling',)))
-        self.assertEqual(10, len(db.instances_for_compute(HOST, ('spawning',))))
+        self.assertEqual([], instance_db.instances_for_compute(HOST, ('scheduling',)))
+        self.assertEqual(10, len(instance_db.instances_for_compute(HOST, ('spawning',))))
 
     def test_claim_of_a_deleted_or_deleting_server_fails(self):
         gone, deleting = _server(), _server()
-        db.instances_create([gone, deleting])
-        db.instance_destroy(gone['uuid'])
-        db.instance_update(deleting['uuid'], task_state='deleting')
+        instance_db.instances_create([gone, deleting])
+        instance_db.instance_destroy(gone['uuid'])
+        instance_db.instance_update(deleting['uuid'], task_state='deleting')
         for row in (gone, deleting):
-            self.assertFalse(db.instance_update(
+            self.assertFalse(instance_db.instance_update(
                 row['uuid'], expected_task_state=('scheduling',), task_state='spawning'))
 
     def test_expected_task_state_none_matches_null(self):
         row = _server(task_state=None, vm_state='active')
-        db.instances_create([row])
-        self.assertFalse(db.instance_update(row['uuid'], expected_task_state=('deleting',),
+        instance_db.instances_create([row])
+        self.assertFalse(instance_db.instance_update(row['uuid'], expected_task_state=('deleting',),
                                             task_state='deleting'))
-        self.assertTrue(db.instance_update(row['uuid'], expected_task_state=(None,),
+        self.assertTrue(instance_db.instance_update(row['uuid'], expected_task_state=(None,),
                                            task_state='deleting'))
 
     def test_destroy_is_a_soft_delete_visible_with_include_deleted(self):
         row = _server()
-        db.instances_create([row])
-        self.assertTrue(db.instance_destroy(row['uuid']))
-        self.assertFalse(db.instance_destroy(row['uuid']))
+        instance_db.instances_create([row])
+        self.assertTrue(instance_db.instance_destroy(row['uuid']))
+        self.assertFalse(instance_db.instance_destroy(row['uuid']))
         with engine.reader() as conn:
-            self.assertIsNone(db.instance_get(conn, row['uuid']))
-            live = db.instance_list(conn, {}, ['id'], ['asc'], 10)
-            every = db.instance_list(conn, {'include_deleted': True}, ['id'], ['asc'], 10)
+            self.assertIsNone(instance_db.instance_get(conn, row['uuid']))
+            live = instance_db.instance_list(conn, {}, ['id'], ['asc'], 10)
+            every = instance_db.instance_list(conn, {'include_deleted': True}, ['id'], ['asc'], 10)
         self.assertEqual([], live)
         self.assertEqual(['deleted'], [r['vm_state'] for r in every])
         self.assertIsNotNone(every[0]['terminated_at'])
 
     def test_latest_fault_is_joined_for_error_servers(self):
         row = _server(vm_state='error', task_state=None, host=None)
-        db.instances_create([row])
-        db.instance_fault_create(row['uuid'], 500, 'first')
-        db.instance_fault_create(row['uuid'], 500, 'No valid host', details='none up')
+        instance_db.instances_create([row])
+        instance_db.instance_fault_create(row['uuid'], 500, 'first')
+        instance_db.instance_fault_create(row['uuid'], 500, 'No valid host', details='none up')
         with engine.reader() as conn:
-            got = db.instance_get(conn, row['uuid'])
+            got = instance_db.instance_get(conn, row['uuid'])
         self.assertEqual((500, 'No valid host', 'none up'),
                          (got['fault_code'], got['fault_message'], got['fault_details']))
 
     def test_name_filter_is_a_regular_expression(self):
-        db.instances_create([_server(display_name=n) for n in ('web-1', 'web-2', 'db-1')])
+        instance_db.instances_create([_server(display_name=n) for n in ('web-1', 'web-2', 'db-1')])
         with engine.reader() as conn:
-            rows = db.instance_list(conn, {'name': '^web-[0-9]$'}, ['display_name'],
+            rows = instance_db.instance_list(conn, {'name': '^web-[0-9]$'}, ['display_name'],
                                     ['asc'], 10)
         self.assertEqual(['web-1', 'web-2'], [r['display_name'] for r in rows])
 
     def test_pages_follow_the_marker_in_both_directions(self):
         names = ['s%02d' % i for i in range(7)]
-        db.instances_create([_server(display_name=n, key_name=None if i % 2 else 'k')
+        instance_db.instances_create([_server(display_name=n, key_name=None if i % 2 else 'k')
                              for i, n in enumerate(names)])
         for keys, dirs in ((['display_name', 'id'], ['asc', 'asc']),
                            (['display_name', 'id'], ['desc', 'desc']),
                            (['key_name', 'id'], ['asc', 'desc']),
                            (['created_at', 'id'], ['desc', 'desc'])):
             with engine.reader() as conn:
-                whole = db.instance_list(conn, {}, keys, dirs, 100)
+                whole = instance_db.instance_list(conn, {}, keys, dirs, 100)
                 seen, marker = [], None
                 while True:
-                    page = db.instance_list(conn, {}, keys, dirs, 3, marker)
+                    page = instance_db.instance_list(conn, {}, keys, dirs, 3, marker)
                     if not page:
                         break
                     seen += page
-                    marker = db.instance_marker(conn, page[-1]['uuid'])
+                    marker = instance_db.instance_marker(conn, page[-1]['uuid'])
             self.assertEqual([r['uuid'] for r in whole], [r['uuid'] for r in seen], keys)
             self.assertEqual(7, len(seen))
 
     def test_locked_filter_sort_and_changes_before(self):
         names = ['s%02d' % i for i in range(6)]
-        db.instances_create([_server(display_name=n, locked=i % 3 == 0)
+        instance_db.instances_create([_server(display_name=n, locked=i % 3 == 0)
                              for i, n in enumerate(names)])
         with engine.reader() as conn:
-            locked = db.instance_list(conn, {'locked': True}, ['display_name', 'id'],
+            locked = instance_db.instance_list(conn, {'locked': True}, ['display_name', 'id'],
                                       ['asc', 'asc'], 10)
             self.assertEqual(['s00', 's03'], [r['display_name'] for r in locked])
-            self.assertEqual(4, len(db.instance_list(conn, {'locked': False}, ['id'],
+            self.assertEqual(4, len(instance_db.instance_list(conn, {'locked': False}, ['id'],
                                                      ['asc'], 10)))
             # sort_key=locked pages exactly, locked ones first when descending
             seen, marker = [], None
             while True:
-                page = db.instance_list(conn, {}, ['locked', 'id'], ['desc', 'desc'], 4,
+                page = instance_db.instance_list(conn, {}, ['locked', 'id'], ['desc', 'desc'], 4,
                                         marker)
                 if not page:
                     break
                 seen += page
-                marker = db.instance_marker(conn, page[-1]['uuid'])
+                marker = instance_db.instance_marker(conn, page[-1]['uuid'])
             self.assertEqual([True, True] + [False] * 4, [bool(r['locked']) for r in seen])
             now = conn.scalar(sa.select(dbtime.db_now()))
-            self.assertEqual(6, len(db.instance_list(
+            self.assertEqual(6, len(instance_db.instance_list(
                 conn, {'changes_before': now + datetime.timedelta(minutes=1)}, ['id'],
                 ['asc'], 10)))
-            self.assertEqual([], db.instance_list(
+            self.assertEqual([], instance_db.instance_list(
                 conn, {'changes_before': now - datetime.timedelta(days=1)}, ['id'],
                 ['asc'], 10))
 
     def test_counts_by_host(self):
-        db.instances_create([_server(host='a'), _server(host='a'), _server(host='b')])
+        instance_db.instances_create([_server(host='a'), _server(host='a'), _server(host='b')])
         with engine.reader() as conn:
-            self.assertEqual({'a': 2, 'b': 1}, db.instance_counts_by_host(conn, {'a', 'b'}))
+            self.assertEqual({'a': 2, 'b': 1}, instance_db.instance_counts_by_host(conn, {'a', 'b'}))
 
     def test_flavors(self):
-        self.assertEqual(['1', '2', '3', '4', '5'], [f['flavorid'] for f in db.flavor_list()])
-        self.assertEqual('m1.small', db.flavor_get(2)['name'])
-        self.assertIsNone(db.flavor_get('nope'))
+        self.assertEqual(['1', '2', '3', '4', '5'], [f['flavorid'] for f in flavor_db.flavor_list()])
+        self.assertEqual('m1.small', flavor_db.flavor_get(2)['name'])
+        self.assertIsNone(flavor_db.flavor_get('nope'))
 
 
 class _FlavorTests:
@@ -289,7 +293,7 @@ class _FlavorTests:
     def _ids(self, **kwargs):
         if not hasattr(self, '_added'):
             self._added = self._add_flavors()
-        return [f['flavorid'] for f in db.flavor_list(**kwargs)]
+        return [f['flavorid'] for f in flavor_db.flavor_list(**kwargs)]
 
     def test_filters(self):
         self.assertEqual(['1', '2', '3', '4', '5', 'd1'], self._ids())
@@ -302,7 +306,7 @@ class _FlavorTests:
         self.assertEqual([], self._ids(min_memory_mb=10 ** 30))
 
     def test_every_sort_key_pages_exactly(self):
-        for key in sorted(db.FLAVOR_SORT_KEYS):
+        for key in sorted(flavor_db.FLAVOR_SORT_KEYS):
             for direction in ('asc', 'desc'):
                 whole = self._ids(is_public=None, sort_key=key, sort_dir=direction)
                 seen, marker = [], None
@@ -325,7 +329,7 @@ class _FlavorTests:
 
     def test_unknown_marker(self):
         self.assertEqual([], self._ids(marker='d1'))     # the last one
-        self.assertRaises(exception.MarkerNotFound, db.flavor_list, marker='nope')
+        self.assertRaises(exception.MarkerNotFound, flavor_db.flavor_list, marker='nope')
 
 
 class _MigrationListTests:

@@ -7,7 +7,11 @@ import uuid as uuidlib
 
 import sqlalchemy as sa
 
-from nova.db import api as db
+from nova.db import dbtime
+
+from nova.db import instances as instance_db
+
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import models
 from nova import servicegroup
@@ -26,13 +30,13 @@ class _SkewTests:
         super().setUp()
         self.useFixture(nova_fixtures.Policy())
         self.api = nova_fixtures.API()
-        services = {h: db.service_register(h, db.COMPUTE_BINARY)
+        services = {h: service_db.service_register(h, service_db.COMPUTE_BINARY)
                     for h in EXPECTED if h is not None}
         for service in services.values():
-            db.service_heartbeat(service['id'])
+            service_db.service_heartbeat(service['id'])
         self._age('stale-host', datetime.timedelta(seconds=120))
-        db.service_update('maint-host', db.COMPUTE_BINARY, disabled=True)
-        db.service_update('down-host', db.COMPUTE_BINARY, forced_down=True)
+        service_db.service_update('maint-host', service_db.COMPUTE_BINARY, disabled=True)
+        service_db.service_update('down-host', service_db.COMPUTE_BINARY, forced_down=True)
         self.servers = {}
         rows = []
         for host in EXPECTED:
@@ -42,13 +46,13 @@ class _SkewTests:
                 uuid=uuid, display_name=str(host), hostname='vm', project_id='p1',
                 user_id='u1', flavor_id='1', reservation_id='r-1', metadata='{}',
                 host=host, node=host, vm_state='active' if host else 'error'))
-        db.instances_create(rows)
+        instance_db.instances_create(rows)
 
     def _age(self, host, age):
         with engine.writer() as conn:
             conn.execute(sa.update(models.services)
                          .where(models.services.c.host == host)
-                         .values(last_seen_up=db.db_time() - age))
+                         .values(last_seen_up=dbtime.db_time() - age))
 
     def _get(self, path):
         resp = self.api.request('GET', path, version='2.16')
@@ -73,26 +77,26 @@ class _SkewTests:
             with skewed_clock.SkewedClock(seconds):
                 process_now = datetime.datetime.utcnow()
                 skewed = self._answers()
-            self.assertGreater(abs(process_now - db.db_time()), datetime.timedelta(minutes=4))
+            self.assertGreater(abs(process_now - dbtime.db_time()), datetime.timedelta(minutes=4))
             self.assertEqual(correct, skewed, 'clock skewed by %+d s' % seconds)
 
     def test_a_judgement_on_the_process_clock_would_have_been_wrong(self):
         # The control: under the same skew, the heartbeat's age measured on
         # the process's own clock is beyond service_down_time (the healthy
         # host would look down); the database's judgement is not fooled.
-        row = db.service_list(host='up-host')[0]
+        row = service_db.service_list(host='up-host')[0]
         group = servicegroup.API()
         with skewed_clock.SkewedClock(SKEWS[0]):
             local_age = datetime.datetime.utcnow() - row['last_seen_up']
             self.assertGreater(abs(local_age), datetime.timedelta(seconds=60))
-            self.assertTrue(group.service_is_up(db.service_list(host='up-host')[0]))
+            self.assertTrue(group.service_is_up(service_db.service_list(host='up-host')[0]))
 
     def test_heartbeat_from_a_skewed_compute_is_up(self):
-        stale = db.service_list(host='stale-host')[0]
+        stale = service_db.service_list(host='stale-host')[0]
         for seconds in SKEWS:
             self._age('stale-host', datetime.timedelta(seconds=120))
             with skewed_clock.SkewedClock(seconds):
-                self.assertTrue(db.service_heartbeat(stale['id']))
+                self.assertTrue(service_db.service_heartbeat(stale['id']))
             uuid = [u for u, h in self.servers.items() if h == 'stale-host'][0]
             self.assertEqual('UP', self._get('/v2.1/servers/%s' % uuid)['server']['host_status'])
 

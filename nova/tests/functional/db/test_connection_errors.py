@@ -11,7 +11,8 @@ import testtools
 
 from nova.api.openstack import app
 from nova.api.openstack import wsgi_app
-from nova.db import api as db
+from nova.db import dbtime
+from nova.db import services as service_db
 from nova.db import engine
 from nova.tests import fixtures as nova_fixtures
 from nova.tests.functional import fixtures as func
@@ -35,13 +36,13 @@ class _UnreachableTests:
         # PostgreSQL's libpq >= 14 words this in a way oslo.db did not
         # recognise: it came out as a bare OperationalError (an API 500).
         backends.override(self, 'max_retries', 0, group='database')
-        self.assertRaises(db_exc.DBConnectionError, db.db_time)
-        self.assertRaises(db_exc.DBConnectionError, db.service_list)
+        self.assertRaises(db_exc.DBConnectionError, dbtime.db_time)
+        self.assertRaises(db_exc.DBConnectionError, service_db.service_list)
 
     def test_engine_start_retries_then_gives_a_connection_error(self):
         backends.override(self, 'max_retries', 2, group='database')
         backends.override(self, 'retry_interval', 0, group='database')
-        self.assertRaises(db_exc.DBConnectionError, db.db_time)
+        self.assertRaises(db_exc.DBConnectionError, dbtime.db_time)
 
     def test_api_answers_503_at_once(self):
         self.useFixture(nova_fixtures.Policy())

@@ -6,7 +6,8 @@ import time
 import sqlalchemy as sa
 
 import nova.conf
-from nova.db import api as db
+from nova.db import dbtime
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import models
 from nova.db.dbtime import db_now
@@ -28,9 +29,9 @@ class _ClockTests:
     FOREIGN_ZONE = None
 
     def test_db_now_has_sub_second_resolution(self):
-        first = db.db_time()
+        first = dbtime.db_time()
         time.sleep(0.05)
-        second = db.db_time()
+        second = dbtime.db_time()
         self.assertGreater(second, first)
         self.assertLess(second - first, SECOND)
 
@@ -58,11 +59,11 @@ class _ClockTests:
         self.assertGreaterEqual(second - first, datetime.timedelta(seconds=0.15))
 
     def test_heartbeat_writes_the_database_time(self):
-        service = db.service_register('clock-host', db.COMPUTE_BINARY)
-        before = db.db_time()
-        self.assertTrue(db.service_heartbeat(service['id']))
-        after = db.db_time()
-        row = db.service_list(host='clock-host')[0]
+        service = service_db.service_register('clock-host', service_db.COMPUTE_BINARY)
+        before = dbtime.db_time()
+        self.assertTrue(service_db.service_heartbeat(service['id']))
+        after = dbtime.db_time()
+        row = service_db.service_list(host='clock-host')[0]
         self.assertLessEqual(before, row['last_seen_up'])
         self.assertLessEqual(row['last_seen_up'], after)
         # PostgreSQL's clock_timestamp() is read per call, even in one
@@ -76,12 +77,12 @@ class _ClockTests:
 
     def _liveness_after(self, age):
         """Is the service up when its last heartbeat is ``age`` old (DB clock)?"""
-        service = db.service_register('clock-host', db.COMPUTE_BINARY)
+        service = service_db.service_register('clock-host', service_db.COMPUTE_BINARY)
         with engine.writer() as conn:
             conn.execute(sa.update(models.services)
                          .where(models.services.c.id == service['id'])
-                         .values(last_seen_up=db.db_time() - age))
-        row = db.service_list(host='clock-host')[0]
+                         .values(last_seen_up=dbtime.db_time() - age))
+        row = service_db.service_list(host='clock-host')[0]
         return servicegroup.API().service_is_up(row)
 
     def test_heartbeat_just_inside_service_down_time_is_up(self):
@@ -101,12 +102,12 @@ class _ClockTests:
 
     def test_fresh_heartbeat_is_up_with_a_one_second_down_time(self):
         self._down_time(1)
-        service = db.service_register('clock-host', db.COMPUTE_BINARY)
-        db.service_heartbeat(service['id'])
-        row = db.service_list(host='clock-host')[0]
+        service = service_db.service_register('clock-host', service_db.COMPUTE_BINARY)
+        service_db.service_heartbeat(service['id'])
+        row = service_db.service_list(host='clock-host')[0]
         self.assertTrue(servicegroup.API().service_is_up(row))
         time.sleep(1.2)
-        row = db.service_list(host='clock-host')[0]
+        row = service_db.service_list(host='clock-host')[0]
         self.assertFalse(servicegroup.API().service_is_up(row))
 
 

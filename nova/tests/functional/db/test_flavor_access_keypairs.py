@@ -4,7 +4,6 @@ SQLite, MariaDB/MySQL and PostgreSQL: which constraint a duplicate breaks
 follow, and keypair pages by name."""
 import sqlalchemy as sa
 
-from nova.db import api as db
 from nova.db import engine
 from nova.db import flavors
 from nova.db import keypairs
@@ -42,24 +41,24 @@ class _Tests:
 
     def test_grants_decide_what_a_project_sees(self):
         row = flavors.create(_flavor('t-p', 't-private'))
-        self.assertIsNone(db.flavor_get('t-p', project_id='demo'))
+        self.assertIsNone(flavors.flavor_get('t-p', project_id='demo'))
         self.assertEqual(['demo'], flavors.add_project(row, 'demo'))
         self.assertRaises(exception.FlavorAccessExists, flavors.add_project, row, 'demo')
         self.assertEqual(['alt', 'demo'], flavors.add_project(row, 'alt'))
-        self.assertEqual('t-private', db.flavor_get('t-p', project_id='demo')['name'])
-        self.assertIn('t-p', [f['flavorid'] for f in db.flavor_list(project_id='demo')])
-        self.assertNotIn('t-p', [f['flavorid'] for f in db.flavor_list(project_id='other')])
-        self.assertNotIn('t-p', [f['flavorid'] for f in db.flavor_list()])
+        self.assertEqual('t-private', flavors.flavor_get('t-p', project_id='demo')['name'])
+        self.assertIn('t-p', [f['flavorid'] for f in flavors.flavor_list(project_id='demo')])
+        self.assertNotIn('t-p', [f['flavorid'] for f in flavors.flavor_list(project_id='other')])
+        self.assertNotIn('t-p', [f['flavorid'] for f in flavors.flavor_list()])
         self.assertEqual(['alt'], flavors.remove_project(row, 'demo'))
         self.assertRaises(exception.FlavorAccessNotFound, flavors.remove_project, row, 'demo')
-        self.assertIsNone(db.flavor_get('t-p', project_id='demo'))
+        self.assertIsNone(flavors.flavor_get('t-p', project_id='demo'))
 
     def test_a_description_is_set_and_cleared(self):
         text = 'd\u00e9crit ' + 'x' * 65000     # TEXT: past any VARCHAR
         row = flavors.create(dict(_flavor('t-desc', 't-described'), description='first'))
         self.assertEqual('first', row['description'])
         self.assertEqual(text, flavors.update_description('t-desc', text)['description'])
-        self.assertEqual(text, db.flavor_get('t-desc')['description'])
+        self.assertEqual(text, flavors.flavor_get('t-desc')['description'])
         self.assertIsNone(flavors.update_description('t-desc', None)['description'])
         self.assertRaises(exception.FlavorNotFound, flavors.update_description, 't-none', 'x')
         self.assertRaises(exception.FlavorNotFound, flavors.update_description, 't-\x00', 'x')

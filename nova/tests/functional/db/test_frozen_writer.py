@@ -18,7 +18,7 @@ import fixtures
 import psutil
 import testtools
 
-from nova.db import api as db
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import waits
 from nova.tests import fixtures as nova_fixtures
@@ -122,9 +122,9 @@ class FrozenWriterTest(testtools.TestCase):
                                      or compute.poll() is not None),
                             WAIT, 'the compute to find the lock held')
         self.assertIsNone(compute.poll(), self._read(log))
-        self.assertEqual([], db.service_list(host='h-late'))
+        self.assertEqual([], service_db.service_list(host='h-late'))
         writer.thaw()
-        func.AllInOne._wait(lambda: db.service_list(host='h-late'), WAIT,
+        func.AllInOne._wait(lambda: service_db.service_list(host='h-late'), WAIT,
                             'the compute to register')
         self.assertIsNone(compute.poll(), self._read(log))
         compute.terminate()

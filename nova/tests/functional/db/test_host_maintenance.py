@@ -10,7 +10,8 @@ import sqlalchemy as sa
 
 from nova.compute import host_status_transitions as transitions
 from nova.compute import maintenance
-from nova.db import api as db
+from nova.db import dbtime
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db.dbtime import db_now
 from nova.db import host_maintenance as store
@@ -33,7 +34,7 @@ class _MaintenanceStoreTests:
         super().setUp()
         nova_fixtures.add_service('host-1')
         nova_fixtures.add_service('host-2')
-        self.now = db.db_time()
+        self.now = dbtime.db_time()
 
     def window(self, host='host-1', start=60, end=3600, **kwargs):
         return maintenance.create(host, _iso(self.now + datetime.timedelta(seconds=start)),
@@ -54,7 +55,7 @@ class _MaintenanceStoreTests:
                                  end_at=current['end_at'] - shift))
 
     def service(self, host='host-1'):
-        return db.service_list(host=host, binary=db.COMPUTE_BINARY)[0]
+        return service_db.service_list(host=host, binary=service_db.COMPUTE_BINARY)[0]
 
     def test_racing_overlapping_requests_store_one_window(self):
         barrier = threading.Barrier(RACERS)
@@ -138,14 +139,14 @@ class _MaintenanceStoreTests:
         self.assertEqual('completed', store.get(row['uuid'])['state'])
 
     def test_end_leaves_a_service_disabled_before_or_by_an_operator(self):
-        db.service_update('host-2', 'nova-compute', disabled=True, disabled_reason='rma')
+        service_db.service_update('host-2', 'nova-compute', disabled=True, disabled_reason='rma')
         before = self.window(host='host-2')
         during = self.window(host='host-1')
         self.arrive(before, 'start')
         self.arrive(during, 'start')
         self.start_due()
         # the operator takes host-1 over while its window runs
-        db.service_update('host-1', 'nova-compute', disabled=True, disabled_reason='disk')
+        service_db.service_update('host-1', 'nova-compute', disabled=True, disabled_reason='disk')
         self.arrive(before, 'end')
         self.arrive(during, 'end')
         self.assertEqual({before['uuid'], during['uuid']},
@@ -164,10 +165,10 @@ class _MaintenanceStoreTests:
         self.assertRaises(exception.MaintenanceWindowNotEditable, maintenance.update,
                           row['uuid'], {'impact': 'reboot'})
         # in progress, its end may move (earlier or later)
-        end = db.db_time() + datetime.timedelta(seconds=300)
+        end = dbtime.db_time() + datetime.timedelta(seconds=300)
         self.assertEqual(end, maintenance.update(row['uuid'], {'end': _iso(end)})['end_at'])
         self.assertRaises(exception.InvalidMaintenanceWindow, maintenance.update,
-                          row['uuid'], {'end': _iso(db.db_time()
+                          row['uuid'], {'end': _iso(dbtime.db_time()
                                                     - datetime.timedelta(seconds=1))})
         self.arrive(row, 'end')
         self.end_due()

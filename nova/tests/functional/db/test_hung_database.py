@@ -16,7 +16,8 @@ import sqlalchemy as sa
 from oslo_db import exception as db_exc
 
 from nova.api.openstack import wsgi_app
-from nova.db import api as db
+from nova.db import dbtime
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import waits
 from nova.tests import fixtures as nova_fixtures
@@ -57,18 +58,18 @@ class _HungDatabaseTests:
         self.fail('%s did not fail on a hung database' % call)
 
     def test_every_call_gives_up_within_the_bound_and_recovers(self):
-        db.service_list()                  # a pooled connection, then the hang
+        service_db.service_list()                  # a pooled connection, then the hang
         self.proxy.hang()
-        for call, args in ((db.service_list, ()), (db.db_time, ()),
-                           (db.service_heartbeat, (1,)), (db.service_list, ())):
+        for call, args in ((service_db.service_list, ()), (dbtime.db_time, ()),
+                           (service_db.service_heartbeat, (1,)), (service_db.service_list, ())):
             took, exc = self.timed(call, *args)
             self.assertIsInstance(exc, db_exc.DBConnectionError, call)
             # a pooled connection: its ping, then one reconnection
             self.assertGreaterEqual(took, BOUND, call)
             self.assertLess(took, 2 * BOUND + MARGIN, call)
         self.proxy.resume()
-        self.assertEqual(['h1'], [s['host'] for s in db.service_list()])
-        self.assertTrue(db.service_heartbeat(db.service_list()[0]['id']))
+        self.assertEqual(['h1'], [s['host'] for s in service_db.service_list()])
+        self.assertTrue(service_db.service_heartbeat(service_db.service_list()[0]['id']))
 
     def test_api_answers_503_within_the_bound(self):
         self.useFixture(nova_fixtures.Policy())

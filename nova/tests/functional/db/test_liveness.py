@@ -8,7 +8,8 @@ import sqlalchemy as sa
 
 from nova.compute import api as compute
 from nova.compute import host_status as hs
-from nova.db import api as db
+from nova.db import dbtime
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import liveness
 from nova.db import models
@@ -60,7 +61,7 @@ class _LivenessTests:
         self.assertEqual(expected, found)
 
     def is_up(self, host):
-        return db.service_list(host=host, binary=db.COMPUTE_BINARY)[0]['is_up']
+        return service_db.service_list(host=host, binary=service_db.COMPUTE_BINARY)[0]['is_up']
 
     def test_every_precedence_case(self):
         cases = [
@@ -122,7 +123,7 @@ class _LivenessTests:
             with engine.writer() as conn:
                 conn.execute(sa.update(models.services)
                              .where(models.services.c.id == service_id)
-                             .values(last_seen_up=None, created_at=db.db_time()
+                             .values(last_seen_up=None, created_at=dbtime.db_time()
                                      - datetime.timedelta(seconds=created_ago)))
             uuid = nova_fixtures.add_server('vm', host=host)
             self.assertEqual(up, bool(self.is_up(host)), host)

@@ -8,7 +8,8 @@ then stopped; "thawing" it runs the step it had read. A compute "killed"
 mid-spawn leaves its guest on the hypervisor and nothing else.
 """
 from nova.compute import manager
-from nova.db import api as db
+from nova.db import instances as instance_db
+from nova.db import services as service_db
 from nova.db import evacuations
 from nova.db import engine
 from nova.tests import fixtures as nova_fixtures
@@ -45,7 +46,7 @@ class _NeverTwiceTests:
         return sorted(h for h, c in self.computes.items() if c.driver.has(uuid))
 
     def unfenced_running(self, uuid):
-        forced = {s['host'] for s in db.service_list() if s['forced_down']}
+        forced = {s['host'] for s in service_db.service_list() if s['forced_down']}
         return [h for h in self.running(uuid) if h not in forced]
 
     def assert_never_twice(self, uuid):
@@ -156,7 +157,7 @@ class _NeverTwiceTests:
         uuid = self.server_on_src()
         self.force('h-src', True)
         self.action(uuid, {'evacuate': {'host': 'h-b'}})     # h-b died: never claimed
-        service_b = [s for s in db.service_list() if s['host'] == 'h-b'][0]
+        service_b = [s for s in service_db.service_list() if s['host'] == 'h-b'][0]
         self.assertEqual(
             (409, 'conflictingRequest', 'Unable to delete compute service that has '
              'in-progress migrations. Complete the migrations or delete the instances '
@@ -189,11 +190,11 @@ class _NeverTwiceTests:
                     'service has been restarted, allowing these records to move to '
                     '`completed` before retrying this request.')
         self.assertEqual(expected, self.fault(self.force('h-src', False)))
-        service = [s for s in db.service_list() if s['host'] == 'h-src'][0]
+        service = [s for s in service_db.service_list() if s['host'] == 'h-src'][0]
         resp = self.api.request('PUT', '/v2.1/os-services/%s' % service['uuid'],
                                 version='2.53', body={'forced_down': False})
         self.assertEqual(expected, self.fault(resp))
-        self.assertTrue(db.service_list(host='h-src')[0]['forced_down'])
+        self.assertTrue(service_db.service_list(host='h-src')[0]['forced_down'])
         self.compute('h-src').poll_once()
         self.assertEqual(['h-b'], self.running(uuid))
         self.assertEqual(200, self.force('h-src', False).status_int)
@@ -294,7 +295,7 @@ class _NeverTwiceTests:
         self.assertFalse(evacuations.finish(first, 'h-b', {'power_state': 1},
                                             {'task_state': None}))
         with engine.reader() as conn:
-            row = db.instance_get(conn, uuid)
+            row = instance_db.instance_get(conn, uuid)
         self.assertEqual(('h-b', 'rebuilding'), (row['host'], row['task_state']))
 
 

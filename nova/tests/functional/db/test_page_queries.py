@@ -10,7 +10,8 @@ import uuid as uuidlib
 import sqlalchemy as sa
 
 from nova.compute import host_status as hs
-from nova.db import api as db
+from nova.db import instances as instance_db
+from nova.db import services as service_db
 from nova.db import engine
 from nova.db import models
 from nova.tests import fixtures as nova_fixtures
@@ -37,53 +38,53 @@ class _PageTests:
     def _walk(self, conn, filters, keys, dirs, marker_of):
         seen, marker = [], None
         while True:
-            page = db.instance_list(conn, filters, keys, dirs, 4, marker)
+            page = instance_db.instance_list(conn, filters, keys, dirs, 4, marker)
             if not page:
                 return seen
             seen += [r['uuid'] for r in page]
             marker = marker_of(conn, page[-1]['uuid'])
 
     def test_uuid_marker_pages_like_a_marker_row(self):
-        db.instances_create([_server(i) for i in range(13)])
+        instance_db.instances_create([_server(i) for i in range(13)])
         for filters in ({}, {'project_id': 'p1'}):
             for keys, dirs in SORTS:
                 with engine.reader() as conn:
                     whole = [r['uuid'] for r in
-                             db.instance_list(conn, filters, keys, dirs, 100)]
-                    by_row = self._walk(conn, filters, keys, dirs, db.instance_marker)
+                             instance_db.instance_list(conn, filters, keys, dirs, 100)]
+                    by_row = self._walk(conn, filters, keys, dirs, instance_db.instance_marker)
                     by_uuid = self._walk(conn, filters, keys, dirs, lambda c, u: u)
                 self.assertEqual(whole, by_row, (filters, keys, dirs))
                 self.assertEqual(whole, by_uuid, (filters, keys, dirs))
 
     def test_unknown_or_last_marker_gives_an_empty_page(self):
         rows = [_server(i) for i in range(3)]
-        db.instances_create(rows)
+        instance_db.instances_create(rows)
         with engine.reader() as conn:
-            last = db.instance_list(conn, {}, ['id'], ['asc'], 10)[-1]['uuid']
+            last = instance_db.instance_list(conn, {}, ['id'], ['asc'], 10)[-1]['uuid']
             for marker in (last, str(uuidlib.uuid4())):
-                self.assertEqual([], db.instance_list(conn, {}, ['id'], ['asc'], 10, marker))
+                self.assertEqual([], instance_db.instance_list(conn, {}, ['id'], ['asc'], 10, marker))
 
     def test_a_deleted_marker_still_marks_its_place(self):
         rows = [_server(i) for i in range(4)]
-        db.instances_create(rows)
+        instance_db.instances_create(rows)
         with engine.reader() as conn:
-            order = [r['uuid'] for r in db.instance_list(conn, {}, ['id'], ['asc'], 10)]
-        db.instance_destroy(order[1])
+            order = [r['uuid'] for r in instance_db.instance_list(conn, {}, ['id'], ['asc'], 10)]
+        instance_db.instance_destroy(order[1])
         with engine.reader() as conn:
-            page = db.instance_list(conn, {}, ['id'], ['asc'], 10, order[1])
+            page = instance_db.instance_list(conn, {}, ['id'], ['asc'], 10, order[1])
         self.assertEqual(order[2:], [r['uuid'] for r in page])
 
     def test_filters_bind_their_values(self):
-        db.instances_create([_server(i, vm_state=('active', 'stopped', 'error')[i % 3])
+        instance_db.instances_create([_server(i, vm_state=('active', 'stopped', 'error')[i % 3])
                              for i in range(9)])
         with engine.reader() as conn:
             for states, count in ((['active'], 3), (['active', 'error'], 6)):
-                rows = db.instance_list(conn, {'vm_state': states}, ['id'], ['asc'], 100)
+                rows = instance_db.instance_list(conn, {'vm_state': states}, ['id'], ['asc'], 100)
                 self.assertEqual(count, len(rows), states)
-            self.assertEqual(6, len(db.instance_list(conn, {'project_id': 'p1'},
+            self.assertEqual(6, len(instance_db.instance_list(conn, {'project_id': 'p1'},
                                                      ['id'], ['asc'], 100)))
             for limit in (2, 5):     # one cached statement, the limit bound
-                self.assertEqual(limit, len(db.instance_list(conn, {}, ['id'], ['asc'],
+                self.assertEqual(limit, len(instance_db.instance_list(conn, {}, ['id'], ['asc'],
                                                              limit)))
 
 
@@ -92,10 +93,10 @@ class _ServiceJoinTests:
     def _services(self, uuid):
         """The host's service as show and as a detail page read it joined."""
         with engine.reader() as conn:
-            shown = db.instance_get(conn, uuid, with_service=True)
-            page = db.instance_list(conn, {}, ['id'], ['asc'], 100, with_service=True)
+            shown = instance_db.instance_get(conn, uuid, with_service=True)
+            page = instance_db.instance_list(conn, {}, ['id'], ['asc'], 100, with_service=True)
             listed = [r for r in page if r['uuid'] == uuid]
-        return [db.joined_compute_services([shown]), db.joined_compute_services(listed)]
+        return [service_db.joined_compute_services([shown]), service_db.joined_compute_services(listed)]
 
     def test_the_joined_service_is_the_live_compute_row(self):
         nova_fixtures.add_service('h-old', forced_down=True, deleted=True)
@@ -105,26 +106,26 @@ class _ServiceJoinTests:
                     'h-ghost': hs.NONE, None: hs.NONE}
         for host, status in expected.items():
             server = _server(0, host=host, node=host)
-            db.instances_create([server])
+            instance_db.instances_create([server])
             for services in self._services(server['uuid']):
                 found = hs.by_host(services, {h for h, s in services.items() if s['is_up']})
                 self.assertEqual(status, found.get(host, hs.NONE), host)
 
     def test_the_join_changes_no_page(self):
         nova_fixtures.add_service('h1')
-        db.instances_create([_server(i, host=('h1', 'h2', None)[i % 3]) for i in range(9)])
+        instance_db.instances_create([_server(i, host=('h1', 'h2', None)[i % 3]) for i in range(9)])
         with engine.reader() as conn:
             for keys, dirs in SORTS:
-                plain = db.instance_list(conn, {}, keys, dirs, 100)
-                joined = db.instance_list(conn, {}, keys, dirs, 100, with_service=True)
+                plain = instance_db.instance_list(conn, {}, keys, dirs, 100)
+                joined = instance_db.instance_list(conn, {}, keys, dirs, 100, with_service=True)
                 self.assertEqual([r['uuid'] for r in plain], [r['uuid'] for r in joined])
 
     def test_without_the_join_there_is_no_service(self):
         server = _server(0)
-        db.instances_create([server])
+        instance_db.instances_create([server])
         with engine.reader() as conn:
-            row = db.instance_get(conn, server['uuid'])
-            listed = db.instance_list(conn, {}, ['id'], ['asc'], 10)[0]
+            row = instance_db.instance_get(conn, server['uuid'])
+            listed = instance_db.instance_list(conn, {}, ['id'], ['asc'], 10)[0]
         self.assertNotIn('service_host', row)
         self.assertNotIn('service_host', listed)
 
@@ -146,17 +147,17 @@ class _DeepPageTests:
                 conn.exec_driver_sql(statement).close()
         deep = self.SERVERS * 9 // 10
         with engine.reader() as conn:
-            order = [r['uuid'] for r in db.instance_list(
+            order = [r['uuid'] for r in instance_db.instance_list(
                 conn, filters, ['created_at', 'id'], ['desc', 'desc'], self.SERVERS)]
             marker = order[deep]
-            query = db._page_query(False, tuple(filters), ('created_at', 'id'),
+            query = instance_db._page_query(False, tuple(filters), ('created_at', 'id'),
                                    ('desc', 'desc'), 'uuid', False)
             compiled = query.compile(dialect=conn.dialect)
             values = dict(compiled.params, limit=100, marker=marker, **filters)
             params = (tuple(values[k] for k in compiled.positiontup)
                       if compiled.positional else values)
             plan = conn.exec_driver_sql(self.EXPLAIN + compiled.string, params).fetchall()
-            page = db.instance_list(conn, filters, ['created_at', 'id'], ['desc', 'desc'],
+            page = instance_db.instance_list(conn, filters, ['created_at', 'id'], ['desc', 'desc'],
                                     100, marker)
         self.assertEqual(order[deep + 1:deep + 101], [r['uuid'] for r in page])
         return plan

@@ -7,7 +7,7 @@ import threading
 import sqlalchemy as sa
 
 from nova.compute import server_groups
-from nova.db import api as db
+from nova.db import instances as instance_db
 from nova.db import engine
 from nova.db import evacuations
 from nova.db import models
@@ -46,7 +46,7 @@ class _Tests:
 
     def _evacuation_to(self, uuid, host):
         with engine.reader() as conn:
-            row = db.instance_get(conn, uuid)
+            row = instance_db.instance_get(conn, uuid)
         migration_uuid = evacuations.start(row, ('active',), host)
         return [m for m in evacuations.for_instance(uuid) if m['uuid'] == migration_uuid][0]
 
@@ -79,14 +79,14 @@ class _Tests:
             thread.join(60)
         self.assertEqual([True, False], results)
         with engine.reader() as conn:
-            hosts = {u: db.instance_get(conn, u)['host'] for u in (first, second)}
+            hosts = {u: instance_db.instance_get(conn, u)['host'] for u in (first, second)}
         self.assertEqual({first: 'h-c', second: 'h-b'}, hosts)
         self.assertEqual(['failed'], [m['status'] for m in evacuations.for_instance(second)])
 
     def test_deleted_servers_leave_at_once_and_the_group_goes_with_its_rows(self):
         group = self._group()
         stays, goes = self._member(group, 'h-a'), self._member(group, 'h-b')
-        db.instance_destroy(goes)
+        instance_db.instance_destroy(goes)
         self.assertEqual((group['uuid'], [stays]), (groups_db.get(group['uuid'])[0]['uuid'],
                                                     groups_db.get(group['uuid'])[1]))
         self.assertTrue(groups_db.destroy(group['uuid']))

@@ -5,7 +5,7 @@ import sqlite3
 import sqlalchemy as sa
 import testtools
 
-from nova.db import api as db
+from nova.db import services as service_db
 from nova.db import engine
 from nova.tests import fixtures as nova_fixtures
 
@@ -40,11 +40,11 @@ class SQLitePoolTest(testtools.TestCase):
             self.assertEqual('BEGIN', self.statements[0])
 
     def test_each_transaction_reads_the_database_as_it_is_now(self):
-        db.service_register('host-1', db.COMPUTE_BINARY)
+        service_db.service_register('host-1', service_db.COMPUTE_BINARY)
         pooled = self._dbapi_connection()
         other = sqlite3.connect(self.path)
         other.execute("UPDATE services SET disabled = 1 WHERE host = 'host-1'")
         other.commit()
         other.close()
         self.assertIs(pooled, self._dbapi_connection())
-        self.assertTrue(db.service_list(host='host-1')[0]['disabled'])
+        self.assertTrue(service_db.service_list(host='host-1')[0]['disabled'])

@@ -1,180 +1,27 @@
-"""Query functions. Rows come back as SQLAlchemy Row mappings (no ORM
-entities): the hot paths turn them straight into response dicts."""
+"""Server rows: the page and show reads, creation, updates and deletes,
+faults, and what a compute asks of its own servers and guests.
+
+The read statements are built once per shape (which filters, sort keys and
+marker) with a bind parameter for every value: a request pays neither for
+building them nor for SQLAlchemy's cache-key walk, and the engine's compiled
+cache has them ready."""
 import functools
 import json
-import operator
-import uuid as uuidlib
 
 import sqlalchemy as sa
-from oslo_db import exception as db_exc
 
 import nova.conf
-from nova import exception
-from nova.db import aggregates
 from nova.db import engine
 from nova.db import evacuations
-from nova.db import flavors as flavor_access
-from nova.db import host_status_events as events
 from nova.db import liveness
 from nova.db.dbtime import db_now, seconds_since
-from nova.db.models import COMPUTE_BINARY  # noqa: F401 (db.COMPUTE_BINARY for callers)
-from nova.db.models import flavors, instance_faults, instance_tags, instances, migrations
-from nova.db.models import services
+from nova.db.instance_tags import tags_text
+from nova.db.models import COMPUTE_BINARY
+from nova.db.models import instance_faults, instance_tags, instances, migrations, services
+from nova.db.paging import after_marker, marker_value, sort_key_expression
 
 CONF = nova.conf.CONF
 
-
-# ---------------------------------------------------------------- services
-
-def service_register(host, binary, topic=None):
-    """Create the live row for (host, binary), or return the existing one."""
-    try:
-        with engine.writer() as conn:
-            conn.execute(sa.insert(services).values(
-                uuid=str(uuidlib.uuid4()), host=host, binary=binary, topic=topic,
-                report_count=0, disabled=False, forced_down=False,
-                created_at=db_now(), deleted=0))
-    except db_exc.DBDuplicateEntry:
-        pass
-    with engine.reader() as conn:
-        return conn.execute(_live_service(host, binary)).mappings().one()
-
-
-def _live_service(host, binary):
-    return sa.select(services).where(
-        services.c.host == host, services.c.binary == binary, services.c.deleted == 0)
-
-
-def service_heartbeat(service_id):
-    """Record that the service is alive, on the database clock.
-
-    Touches only liveness columns, so an operator's disable or force-down
-    racing with a heartbeat is never overwritten. Returns False when the
-    row is gone (deleted by an operator).
-    """
-    with engine.writer() as conn:
-        result = conn.execute(
-            sa.update(services)
-            .where(services.c.id == service_id, services.c.deleted == 0)
-            .values(last_seen_up=db_now(), updated_at=db_now(),
-                    report_count=services.c.report_count + 1))
-        return result.rowcount == 1
-
-
-def services_with_liveness(conn, host=None, binary=None, service_id=None, uuid=None):
-    """Live service rows, each carrying ``is_up`` (db.liveness)."""
-    query = sa.select(services, liveness.is_up(services).label('is_up')).where(
-        services.c.deleted == 0)
-    for column, value in ((services.c.host, host), (services.c.binary, binary),
-                          (services.c.id, service_id), (services.c.uuid, uuid)):
-        if value is not None:
-            query = query.where(column == value)
-    return conn.execute(query.order_by(services.c.id),
-                        {'service_down_time': CONF.service_down_time}).mappings().all()
-
-
-def joined_compute_services(rows):
-    """{host: service} from server rows read ``with_service``, taken from
-    the columns joined beside each server (the servers of one host share
-    them): host, binary, disabled, forced_down and is_up of each host's
-    live nova-compute service; a host without one is absent."""
-    found = {}
-    for host, service_host, disabled, forced_down, is_up in map(_JOINED_SERVICE, rows):
-        if service_host is not None and host not in found:
-            found[host] = {'host': host, 'binary': COMPUTE_BINARY, 'disabled': disabled,
-                           'forced_down': forced_down, 'is_up': is_up}
-    return found
-
-
-_JOINED_SERVICE = operator.itemgetter(
-    'host', 'service_host', 'service_disabled', 'service_forced_down', 'service_is_up')
-
-
-def service_list(host=None, binary=None):
-    with engine.reader() as conn:
-        return services_with_liveness(conn, host=host, binary=binary)
-
-
-def service_update(host, binary, **values):
-    """Set operator-controlled columns; returns the number of rows changed.
-    A change Nova announces (host_status_events.SERVICE_UPDATE_FIELDS) asks
-    for its service.update in the same transaction."""
-    with engine.writer() as conn:
-        changed = conn.execute(
-            sa.update(services)
-            .where(services.c.host == host, services.c.binary == binary,
-                   services.c.deleted == 0)
-            .values(updated_at=db_now(), **values)).rowcount
-        if changed and values.get('forced_down') is False and binary == COMPUTE_BINARY:
-            _refuse_force_up(conn, host)
-        if changed and events.SERVICE_UPDATE_FIELDS.intersection(values):
-            events.request_service_update(conn, host, binary)
-        return changed
-
-
-def _refuse_force_up(conn, host):
-    """Checked after the UPDATE that unforces, in its transaction: an
-    evacuation asked before waits for it or is seen here (raising rolls the
-    unforce back)."""
-    if evacuations.unsettled_from(conn, host, ('done',)):
-        raise exception.ForceUpWithDoneEvacuations(host=host)
-    if evacuations.unsettled_from(conn, host, evacuations.OPEN):
-        raise exception.ForceUpWithOpenEvacuations(host=host)
-
-
-def service_get(service_id=None, uuid=None):
-    """The live service row with that id or uuid (with ``is_up``), or None."""
-    if service_id is not None and not _INT64_MIN <= service_id <= _INT64_MAX:
-        return None     # no row has it, and SQLite cannot even bind it
-    with engine.reader() as conn:
-        rows = services_with_liveness(conn, service_id=service_id, uuid=uuid)
-    return rows[0] if rows else None
-
-
-_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
-
-
-def service_destroy(service_id):
-    """Soft-delete a live service row (``deleted`` = its id, as every row
-    here). A nova-compute whose host still has servers is refused
-    (ServiceHostsInstances), in the same statement, so no server can slip
-    in between the check and the delete. Returns False when there was no
-    such live row."""
-    hosts_servers = sa.exists().where(instances.c.host == services.c.host,
-                                      instances.c.deleted == 0)
-    live = sa.and_(services.c.id == service_id, services.c.deleted == 0)
-    with engine.writer() as conn:
-        deleted = conn.execute(
-            sa.update(services)
-            .where(live, sa.not_(sa.and_(services.c.binary == COMPUTE_BINARY, hosts_servers)))
-            .values(deleted=services.c.id, deleted_at=db_now(), updated_at=db_now())).rowcount
-        if deleted:
-            # read after the write, as below; a refusal rolls the delete back
-            host = conn.scalar(sa.select(services.c.host).where(
-                services.c.id == service_id, services.c.binary == COMPUTE_BINARY))
-            if host is not None and evacuations.open_involving(conn, host):
-                raise exception.ServiceHasMigrationsInProgress()
-            if host is not None:
-                # as Nova: a deleted compute leaves its aggregates
-                aggregates.forget_host(conn, host)
-            return True
-        # not deleted: gone already, or refused (read after the write, which
-        # holds the lock: SQLite cannot upgrade a read to a write)
-        if conn.scalar(sa.select(services.c.id).where(live)) is None:
-            return False
-    raise exception.ServiceHostsInstances()
-
-
-def db_time():
-    with engine.reader() as conn:
-        return conn.scalar(sa.select(db_now()))
-
-
-# --------------------------------------------------------------- instances
-#
-# The read statements are built once per shape (which filters, sort keys and
-# marker) with a bind parameter for every value: a request pays neither for
-# building them nor for SQLAlchemy's cache-key walk, and the engine's compiled
 # cache has them ready.
 
 _marker_server = instances.alias('marker')
@@ -317,7 +164,7 @@ def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
         marker_kind = 'uuid'
         params['marker'] = marker
     elif marker is not None:
-        values = [_marker_value(marker[k], instances.c[k]) for k in sort_keys]
+        values = [marker_value(marker[k], instances.c[k]) for k in sort_keys]
         marker_kind = 'values'
         if len(set(sort_dirs)) > 1 or any(v is None for v in values):
             marker_kind = 'values-expanded'
@@ -338,17 +185,17 @@ def _page_query(include_deleted, filter_keys, sort_keys, sort_dirs, marker_kind,
         query = query.where(_FILTERS[key]())
     if service_states is not None:
         query = query.where(_in_service_states(service_states, live_hosts_bound))
-    columns = [_sort_key_expression(instances, k) for k in sort_keys]
+    columns = [sort_key_expression(instances, k) for k in sort_keys]
     if marker_kind == 'uuid':
         # the marker's own sort values, each a one-row index look-up
-        values = [sa.select(_sort_key_expression(_marker_server, k))
+        values = [sa.select(sort_key_expression(_marker_server, k))
                   .where(_marker_server.c.uuid == sa.bindparam('marker'))
                   .scalar_subquery() for k in sort_keys]
     else:
         values = [sa.bindparam('marker_%d' % i, type_=c.type)
                   for i, c in enumerate(columns)]
     if marker_kind is not None:
-        query = query.where(_after_marker(columns, sort_dirs, values,
+        query = query.where(after_marker(columns, sort_dirs, values,
                                           expand=marker_kind == 'values-expanded'))
         index = _ORDER_INDEXES.get(filter_keys) if sort_keys == ('created_at', 'id') else None
         if index is not None and not include_deleted:
@@ -383,45 +230,6 @@ _ORDER_INDEXES = {
     (): 'instances_deleted_created_idx',
     ('project_id',): 'instances_project_deleted_created_idx',
 }
-
-
-def _sort_key_expression(table, key):
-    column = table.c[key]
-    if not column.nullable or key == 'created_at':
-        return column
-    if isinstance(column.type, (sa.Integer, sa.Boolean)):
-        return sa.func.coalesce(column, 0)
-    if isinstance(column.type, sa.String):
-        return sa.func.coalesce(column, '')
-    return column
-
-
-def _after_marker(columns, dirs, values, expand):
-    if len(set(dirs)) == 1 and not expand:
-        # One direction: a row-value comparison the indexes can serve.
-        left, right = sa.tuple_(*columns), sa.tuple_(*values)
-        after = left < right if dirs[0] == 'desc' else left > right
-    else:
-        clauses = []
-        for i, (column, direction) in enumerate(zip(columns, dirs)):
-            equal_before = [c == v for c, v in zip(columns[:i], values[:i])]
-            step = column < values[i] if direction == 'desc' else column > values[i]
-            clauses.append(sa.and_(*equal_before, step))
-        after = sa.or_(*clauses)
-    # Implied by the above, but MariaDB/MySQL range-scan an index only from a
-    # plain bound on its column: without it a page deep in the marker chain
-    # walks every row before the marker (5x the first page at 100,000).
-    first = columns[0] <= values[0] if dirs[0] == 'desc' else columns[0] >= values[0]
-    return sa.and_(first, after)
-
-
-def _marker_value(value, column):
-    if value is None and column.nullable:
-        if isinstance(column.type, (sa.Integer, sa.Boolean)):
-            return 0
-        if isinstance(column.type, sa.String):
-            return ''
-    return value
 
 
 def instances_create(rows, tags=()):
@@ -459,81 +267,6 @@ def flavor_copy(flavor, extra_specs=None):
 # (an UPDATE of updated_at, as Nova's instance save does): concurrent tag
 # writes of one server run one after the other, so the 50-tag limit holds,
 # and the row's copy of its tags (instances.tags) is written last.
-
-def tags_text(tags):
-    """instances.tags for ``tags`` (sorted)."""
-    return ','.join(tags) or None
-
-
-def _save_tags(conn, uuid, tags):
-    conn.execute(sa.update(instances).where(instances.c.uuid == uuid)
-                 .values(tags=tags_text(sorted(tags))))
-
-
-def _lock_server(conn, uuid, project_id):
-    query = (sa.update(instances)
-             .where(instances.c.uuid == uuid, instances.c.deleted == 0)
-             .values(updated_at=db_now()))
-    if project_id is not None:
-        query = query.where(instances.c.project_id == project_id)
-    return conn.execute(query).rowcount == 1
-
-
-def _tags(conn, uuid):
-    return conn.execute(sa.select(instance_tags.c.tag)
-                        .where(instance_tags.c.resource_id == uuid)
-                        .order_by(instance_tags.c.tag)).scalars().all()
-
-
-def tags_get(conn, uuid):
-    return _tags(conn, uuid)
-
-
-def tag_add(uuid, tag, limit, project_id=None):
-    """Add ``tag``; returns (added, tags before) or None when the server
-    is gone. Adds nothing when the server already has ``limit`` tags."""
-    with engine.writer() as conn:
-        if not _lock_server(conn, uuid, project_id):
-            return None
-        existing = _tags(conn, uuid)
-        if len(existing) >= limit or tag in existing:
-            return False, existing
-        conn.execute(sa.insert(instance_tags).values(resource_id=uuid, tag=tag))
-        _save_tags(conn, uuid, existing + [tag])
-        return True, existing
-
-
-def tags_set(uuid, tags, project_id=None):
-    """Replace the server's tags; returns them sorted, or None when gone."""
-    wanted = set(tags)
-    with engine.writer() as conn:
-        if not _lock_server(conn, uuid, project_id):
-            return None
-        existing = set(_tags(conn, uuid))
-        if existing - wanted:
-            conn.execute(sa.delete(instance_tags).where(
-                instance_tags.c.resource_id == uuid,
-                instance_tags.c.tag.in_(sorted(existing - wanted))))
-        if wanted - existing:
-            conn.execute(sa.insert(instance_tags), [
-                {'resource_id': uuid, 'tag': t} for t in sorted(wanted - existing)])
-        _save_tags(conn, uuid, wanted)
-        return sorted(wanted)
-
-
-def tag_delete(uuid, tag=None, project_id=None):
-    """Delete one tag (or all with ``tag`` None); returns the number
-    deleted, or None when the server is gone."""
-    with engine.writer() as conn:
-        if not _lock_server(conn, uuid, project_id):
-            return None
-        query = sa.delete(instance_tags).where(instance_tags.c.resource_id == uuid)
-        if tag is not None:
-            query = query.where(instance_tags.c.tag == tag)
-        deleted = conn.execute(query).rowcount
-        if deleted:
-            _save_tags(conn, uuid, _tags(conn, uuid))
-        return deleted
 
 
 def instance_update(uuid, expected_task_state=(), expected_vm_state=(), expected_host=None,
@@ -633,73 +366,3 @@ def instance_counts_by_host(conn, hosts):
         .where(instances.c.deleted == 0, instances.c.host.in_(sorted(hosts)))
         .group_by(instances.c.host)).all()
     return {host: count for host, count in rows}
-
-
-# ----------------------------------------------------------------- flavors
-
-# sort_key values Nova accepts for flavors -> our column. Nova's
-# created_at follows the insertion order, which is ours by id; Nova's
-# updated_at and vcpu_weight are null on every flavor here, so only the
-# tie-breaker (id) orders those.
-FLAVOR_SORT_KEYS = {
-    'created_at': 'id', 'description': 'description', 'disabled': 'disabled',
-    'ephemeral_gb': 'ephemeral_gb', 'flavorid': 'flavorid', 'id': 'id',
-    'is_public': 'is_public', 'memory_mb': 'memory_mb', 'name': 'name',
-    'root_gb': 'root_gb', 'rxtx_factor': 'rxtx_factor', 'swap': 'swap',
-    'updated_at': None, 'vcpu_weight': None, 'vcpus': 'vcpus',
-}
-
-
-def flavor_list(is_public=True, disabled=None, min_memory_mb=None, min_root_gb=None,
-                sort_key='flavorid', sort_dir='asc', limit=None, marker=None,
-                project_id=None):
-    """One page of flavors, filtered and ordered by the database.
-
-    ``is_public``: True public only (and, as Nova, the private ones granted
-    to ``project_id``, the caller's, admin or not), False private only,
-    None both. ``disabled``: None for both. ``sort_key`` is a FLAVOR_SORT_KEYS
-    key, the id breaking ties in the same direction. ``marker`` is the
-    flavorid of any flavor, even one the filters leave out, that the page
-    starts after; MarkerNotFound when no flavor has it.
-    """
-    query = sa.select(flavors)
-    if is_public and project_id is not None:
-        query = query.where(flavor_access.visible_to(project_id))
-    elif is_public is not None:
-        query = query.where(flavors.c.is_public == bool(is_public))
-    if disabled is not None:
-        query = query.where(flavors.c.disabled == bool(disabled))
-    for column, minimum in ((flavors.c.memory_mb, min_memory_mb),
-                            (flavors.c.root_gb, min_root_gb)):
-        if minimum is not None:
-            query = query.where(column >= max(_INT64_MIN, min(minimum, _INT64_MAX)))
-    column = FLAVOR_SORT_KEYS[sort_key]
-    # a nullable key (description) sorts as '' so the marker compares
-    keys = [_sort_key_expression(flavors, column)] if column else []
-    if column != 'id':
-        keys.append(flavors.c.id)
-    with engine.reader() as conn:
-        if marker is not None:
-            found = conn.execute(sa.select(*keys).where(
-                flavors.c.flavorid == marker)).first()
-            if found is None:
-                raise exception.MarkerNotFound(marker=marker)
-            values = [sa.literal(value, key.type) for key, value in zip(keys, found)]
-            query = query.where(_after_marker(keys, [sort_dir] * len(keys), values,
-                                              expand=False))
-        query = query.order_by(*[k.desc() if sort_dir == 'desc' else k.asc() for k in keys])
-        if limit is not None:
-            query = query.limit(limit)
-        return conn.execute(query).mappings().all()
-
-
-def flavor_get(flavorid, project_id=None):
-    """The flavor ``flavorid``, or None; with ``project_id`` (a member's)
-    only when it is public or granted to that project, as Nova shows it."""
-    if '\x00' in str(flavorid):
-        return None     # no flavor has it, and PostgreSQL cannot even bind it
-    query = sa.select(flavors).where(flavors.c.flavorid == str(flavorid))
-    if project_id is not None:
-        query = query.where(flavor_access.visible_to(project_id))
-    with engine.reader() as conn:
-        return conn.execute(query).mappings().first()
