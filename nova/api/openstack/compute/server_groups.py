@@ -58,7 +58,7 @@ class ServerGroupsController:
         found = server_groups.page(project_id, limit, int(req.GET.get('offset') or 0))
         return {'server_groups': [_view(req, row, members) for row, members in found]}
 
-    @validation.documented(body=schema.create_v264, response=schema.show_response)
+    @validation.documented(body=schema.create, response=schema.show_response)
     def create(self, req):
         context = req.context
         policy.authorize(context, policies.CREATE,
