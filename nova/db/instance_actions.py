@@ -30,11 +30,16 @@ def start(rows, action, request_id, user_id, project_id, conn=None):
 
 
 def _write(statement, conn):
+    _in_transaction(conn, lambda conn: conn.execute(statement))
+
+
+def _in_transaction(conn, write):
+    """``write(conn)`` in the caller's transaction, or in one of its own."""
     if conn is not None:
-        conn.execute(statement)
+        write(conn)
         return
     with engine.writer() as conn:
-        conn.execute(statement)
+        write(conn)
 
 
 def _latest(instance_uuid, action):
@@ -68,11 +73,7 @@ def event_finish(instance_uuid, action, event, result, conn=None):
         derived = sa.select(latest.label('id')).subquery()
         conn.execute(sa.update(actions).where(
             actions.c.id == sa.select(derived.c.id).scalar_subquery()).values(**values))
-    if conn is not None:
-        write(conn)
-        return
-    with engine.writer() as conn:
-        write(conn)
+    _in_transaction(conn, write)
 
 
 def event_record(instance_uuid, action, event, host, result, conn=None):
@@ -80,11 +81,7 @@ def event_record(instance_uuid, action, event, host, result, conn=None):
     def write(conn):
         event_start(instance_uuid, action, event, host, conn)
         event_finish(instance_uuid, action, event, result, conn)
-    if conn is not None:
-        write(conn)
-        return
-    with engine.writer() as conn:
-        write(conn)
+    _in_transaction(conn, write)
 
 
 def page(instance_uuid, limit=None, marker=None, since=None, before=None):
