@@ -35,7 +35,13 @@ def get(uuid):
     return found
 
 
+# past any table's rows (and past what a database binds as an integer)
+_OFFSET_BEYOND = 2 ** 62
+
+
 def page(project_id=None, limit=None, offset=0):
+    if offset >= _OFFSET_BEYOND:
+        return []
     return db.page(project_id, limit, offset)
 
 

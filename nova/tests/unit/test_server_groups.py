@@ -145,6 +145,9 @@ class ServerGroupsAPITest(_Base):
             'GET', GROUPS + '?all_projects=1&offset=1&limit=1', token=ADMIN)))
         self.assertEqual(400, self.api.request('GET', GROUPS + '?limit=-1',
                                                token=DEMO).status_int)
+        # an offset past any integer the database binds: nothing, never a 500
+        self.assertEqual([], ids(self.api.request(
+            'GET', GROUPS + '?offset=13777471223460841426537629102374912', token=DEMO)))
         self.assertEqual(403, self.show_group(theirs).status_int)
         self.assertEqual(200, self.show_group(theirs, token=ADMIN).status_int)
         self.assertEqual(403, self.api.request('DELETE', '%s/%s' % (GROUPS, theirs),
