@@ -159,6 +159,44 @@ class NewEvacuationTest(nova_fixtures.APITestCase):
         self.assertIsNotNone(migration['updated_at'])
 
 
+    def test_instanceha_reads_no_open_evacuation_yet_cannot_force_the_host_up(self):
+        """Red Hat InstanceHA's check before it forces a host up, as it
+        sends it (2.73, changes-since with a +00:00 offset, limit as text):
+        an unclaimed evacuation is outside changes-since, as in Nova, so the
+        list is empty; the force-up is refused all the same (Nova would
+        take it), and InstanceHA retries at its next poll
+        (benchmarks/README.rst, "InstanceHA, by hand")."""
+        nova_fixtures.add_service('h-up')
+        nova_fixtures.add_service('h-forced', forced_down=True)
+        server = nova_fixtures.add_server('c-forced', host='h-forced')
+        resp = self.api.request('POST', '/v2.1/servers/%s/action' % server,
+                                body={'evacuate': {}}, version='2.73')
+        self.assertEqual(200, resp.status_int, resp.body)
+        since = (datetime.datetime.now(datetime.timezone.utc)
+                 - datetime.timedelta(minutes=7)).isoformat()
+        query = '/v2.1/os-migrations?' + urllib.parse.urlencode({
+            'changes-since': since, 'limit': '1000', 'migration_type': 'evacuation',
+            'source_compute': 'h-forced'})
+        resp = self.api.request('GET', query, version='2.73')
+        self.assertEqual((200, []), (resp.status_int, resp.json['migrations']))
+        uuid = [s for s in self.api.request('GET', '/v2.1/os-services', version='2.73')
+                .json['services'] if s['host'] == 'h-forced'][0]['id']
+        resp = self.api.request('PUT', '/v2.1/os-services/' + uuid, version='2.73',
+                                body={'forced_down': False})
+        self.assertEqual(400, resp.status_int, resp.body)
+        self.assertIn('still in progress', resp.json['badRequest']['message'])
+        self.assertTrue([s for s in self.api.request('GET', '/v2.1/os-services',
+                                                     version='2.73').json['services']
+                         if s['host'] == 'h-forced'][0]['forced_down'])
+        # claimed: listed from then on, open, and the force-up still refused
+        self.assertTrue(evacuations.claim(evacuations.for_instance(server)[0], 'h-up'))
+        listed = self.api.request('GET', query, version='2.73').json['migrations']
+        self.assertEqual([('pre-migrating', server)],
+                         [(m['status'], m['instance_uuid']) for m in listed])
+        resp = self.api.request('PUT', '/v2.1/os-services/' + uuid, version='2.73',
+                                body={'forced_down': False})
+        self.assertEqual(400, resp.status_int, resp.body)
+
 class MigrationsPagingTest(MigrationsTestCase):
     """2.59 and 2.66: uuid, newest first, paging, changes-since/-before,
     unknown parameters refused."""
