@@ -238,3 +238,23 @@ class KeyPairExists(Conflict):
 
 class InvalidKeypair(Invalid):
     msg_fmt = 'Keypair data is invalid: %(reason)s'
+
+
+class InstanceGroupNotFound(NotFound):
+    msg_fmt = 'Instance group %(group_uuid)s could not be found.'
+
+
+class ServerGroupQuotaExceeded(Forbidden):
+    msg_fmt = 'Quota exceeded, too many server groups.'
+
+
+class ServerGroupMembersQuotaExceeded(Forbidden):
+    msg_fmt = 'Quota exceeded, too many servers in group'
+
+
+class InstanceActionNotFound(NotFound):
+    msg_fmt = 'Action %(request_id)s not found'
+
+
+class InstanceActionMarkerNotFound(Invalid):
+    msg_fmt = 'Marker %(marker)s could not be found.'

@@ -8,15 +8,19 @@ clears it (nova/compute/manager.py).
 """
 import logging
 
+import nova.conf
 from nova.compute import api as compute
 from nova.compute import flavor_extra_specs
+from nova.compute import instance_actions
 from nova.compute import scheduler
+from nova.compute import server_groups
 from nova.db import instances as instance_db
 from nova.db import services as service_db
 from nova.db import evacuations
 from nova import exception
 from nova import servicegroup
 
+CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
 # Nova's task states (nova/compute/task_states.py) that this service uses
@@ -142,7 +146,9 @@ def evacuate(context, row, host=None, force=None):
     from there). ``host`` is the canonical name of a compute service (see
     canonical_host). The destination is ``host`` when ``force`` is not
     False (below 2.29 a given host is always forced), otherwise one the
-    scheduler finds valid (``host`` must then be one). No valid host: the
+    scheduler finds valid (``host`` must then be one), its server group's
+    policy held (a forced host skips that check, as Nova's does: the
+    destination's late check still refuses it). No valid host: the
     server goes to ERROR with Nova's fault. Returns the migration uuid."""
     check_state(row, 'evacuate', EVACUATE_FROM, task_states=None)
     source = row['host']
@@ -158,9 +164,12 @@ def evacuate(context, row, host=None, force=None):
     else:
         destination = scheduler.select_evacuation_host(
             source, requested=host,
-            extra_specs=flavor_extra_specs.from_copy(row['flavor_extra_specs']))
+            extra_specs=flavor_extra_specs.from_copy(row['flavor_extra_specs']),
+            group=server_groups.group_row_of(row['uuid']), instance_uuid=row['uuid'])
     migration = evacuations.start(row, EVACUATE_FROM, destination,
-                                  source_forced_down=services[0]['forced_down'])
+                                  source_forced_down=services[0]['forced_down'],
+                                  record=lambda conn: _record_evacuation(
+                                      context, row['uuid'], destination, conn))
     if migration is None:
         now = compute.get(context, row['uuid'])
         check_state(now, 'evacuate', EVACUATE_FROM, task_states=None)
@@ -174,6 +183,16 @@ def evacuate(context, row, host=None, force=None):
                                  details='No valid host for the evacuation from %s.' % source)
         LOG.warning('evacuate of %s from %s: no valid host', row['uuid'], source)
     return migration
+
+
+def _record_evacuation(context, uuid, destination, conn):
+    """The evacuate action and its scheduling step (Nova's conductor's),
+    Error when no host was valid, in the evacuation's transaction."""
+    instance_actions.record(context, [uuid], instance_actions.EVACUATE, conn=conn)
+    instance_actions.event_record(
+        uuid, instance_actions.EVACUATE, instance_actions.CONDUCTOR_REBUILD_EVENT,
+        CONF.host, instance_actions.SUCCESS if destination else instance_actions.ERROR,
+        conn=conn)
 
 
 def canonical_host(name):

@@ -10,13 +10,16 @@ import nova.conf
 from nova.compute import access_ips
 from nova.compute import flavor_extra_specs
 from nova.compute import flavors
+from nova.compute import group_policy
 from nova.compute import keypairs
 from nova.compute import host_status
+from nova.compute import instance_actions
 from nova.compute import scheduler
 from nova.db import instance_tags as tag_db
 from nova.db import instances as instance_db
 from nova.db import services as service_db
 from nova.db import engine
+from nova.db import server_groups as groups_db
 from nova import exception
 from nova import servicegroup
 
@@ -89,6 +92,12 @@ def _all_hosts_up():
         return set(exc.hosts_up)
 
 
+def host_statuses(services):
+    """{host: host_status} of ``services`` ({host: its compute service row
+    with is_up}), liveness read once for them all."""
+    return _host_statuses(services)
+
+
 def _host_statuses(services):
     try:
         hosts_up = servicegroup.API().hosts_up(services)
@@ -115,13 +124,18 @@ def admin_password():
 
 
 def create(context, name, image_ref, flavor_id, count, availability_zone=None,
-           metadata=None, security_groups=None, tags=(), trusted_certs=None, **attributes):
+           metadata=None, security_groups=None, tags=(), trusted_certs=None, group=None,
+           **attributes):
     # metadata, security_groups and trusted_certs are JSON text columns of
     # the instance row
     """Create ``count`` servers; returns (reservation_id, [uuid, ...]).
 
     Hosts are chosen now; each host's nova-compute builds its servers. With
-    no valid host the servers go straight to ERROR with a fault.
+    no valid host the servers go straight to ERROR with a fault. ``group``
+    (a server group's uuid, the ``group`` scheduler hint) makes them its
+    members: its policy chooses their hosts, and they are written under
+    the group's lock, chosen again if a create in the same group took
+    their hosts meanwhile.
     """
     flavor = flavors.get(context, flavor_id)
     if attributes.get('key_name') is not None:
@@ -132,7 +146,70 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
     zone = CONF.default_availability_zone
     if availability_zone not in (None, zone):
         raise exception.AvailabilityZoneNotAvailable()
-    hosts = scheduler.select_hosts(count, extra_specs)
+    group_row = _group(group) if group is not None else None
+
+    def new_rows(hosts):
+        return _rows(context, name, image_ref, flavor, flavor_id, count, hosts,
+                     availability_zone, metadata, security_groups, trusted_certs,
+                     extra_specs, zone, attributes)
+    for _ in range(_GROUP_ATTEMPTS):
+        hosts = scheduler.select_hosts(count, extra_specs, group=group_row)
+        rows = new_rows(hosts)
+        # recorded first: a compute that builds at once finds its action
+        # (one for a server never written is never shown)
+        instance_actions.record(context, [row['uuid'] for row in rows],
+                                instance_actions.CREATE)
+        if group_row is None:
+            instance_db.instances_create(rows, tags)
+            break
+        if _create_members(group_row, rows, tags, hosts):
+            break
+    else:
+        # every placement raced with another of the group's: no valid host
+        hosts = None
+        rows = new_rows(hosts)
+        instance_actions.record(context, [row['uuid'] for row in rows],
+                                instance_actions.CREATE)
+        _create_members(group_row, rows, tags, hosts)
+    if not hosts:
+        for row in rows:
+            instance_db.instance_fault_create(row['uuid'], 500, NO_VALID_HOST,
+                                              details='No enabled nova-compute service is up.')
+            instance_actions.event_record(row['uuid'], instance_actions.CREATE,
+                                          instance_actions.SCHEDULE_EVENT, CONF.host,
+                                          instance_actions.ERROR)
+    return rows[0]['reservation_id'], [row['uuid'] for row in rows]
+
+
+# placements of one group tried before its servers go to ERROR (creates
+# racing for the same hosts)
+_GROUP_ATTEMPTS = 3
+
+
+def _group(uuid):
+    row = groups_db.get_row(uuid)
+    if row is None:
+        raise exception.InstanceGroupNotFound(group_uuid=uuid)
+    return row
+
+
+def _create_members(group_row, rows, tags, hosts):
+    rules = groups_db.rules_of(group_row)
+
+    def still_valid(member_hosts):
+        placement = group_policy.Placement(group_row['policy'], rules, member_hosts)
+        return placement.accepts(hosts or ())
+    try:
+        return groups_db.create_members(group_row['id'], rows, tags, still_valid,
+                                        CONF.quota.server_group_members)
+    except groups_db.OverQuota:
+        raise exception.ServerGroupMembersQuotaExceeded()
+    except groups_db.GroupGone:
+        raise exception.InstanceGroupNotFound(group_uuid=group_row['uuid'])
+
+
+def _rows(context, name, image_ref, flavor, flavor_id, count, hosts, availability_zone,
+          metadata, security_groups, trusted_certs, extra_specs, zone, attributes):
     reservation_id = _reservation_id()
     rows = []
     for index in range(count):
@@ -155,12 +232,7 @@ def create(context, name, image_ref, flavor_id, count, availability_zone=None,
             row.update(availability_zone=availability_zone or '',
                        vm_state='error', task_state=None)
         rows.append(row)
-    instance_db.instances_create(rows, tags)
-    if not hosts:
-        for row in rows:
-            instance_db.instance_fault_create(row['uuid'], 500, NO_VALID_HOST,
-                                     details='No enabled nova-compute service is up.')
-    return reservation_id, [row['uuid'] for row in rows]
+    return rows
 
 
 def delete(context, row):
@@ -169,6 +241,7 @@ def delete(context, row):
     uuid = row['uuid']
     if row['locked'] and not context.is_admin:
         raise exception.InstanceLocked(instance_uuid=uuid)
+    instance_actions.record(context, [uuid], instance_actions.DELETE)
     if row['host'] and _host_is_up(row['host']):
         if instance_db.instance_update(uuid, task_state='deleting'):
             return

@@ -22,7 +22,9 @@ import time
 
 from oslo_db import exception as db_exc
 
+from nova.compute import instance_actions as actions
 from nova.compute import lapse
+from nova.compute import server_groups
 import nova.conf
 from nova.db import instances as instance_db
 from nova.db import services as service_db
@@ -175,6 +177,7 @@ class ComputeManager:
     def _build(self, uuid):
         if not self._update(uuid, ('scheduling',), task_state='spawning'):
             return  # someone else claimed it, or it is being deleted
+        actions.event_start(uuid, actions.CREATE, actions.BUILD_EVENT, self.host)
         power_state = self.driver.spawn(uuid, self.stop_event)
         if self.stop_event.is_set():
             # stopping mid-build: give the claim back for the next start
@@ -182,11 +185,15 @@ class ComputeManager:
             return
         if self._update(uuid, ('spawning',), vm_state='active', task_state=None,
                         power_state=power_state, launched_at=db_now()):
+            actions.event_finish(uuid, actions.CREATE, actions.BUILD_EVENT, actions.SUCCESS)
             LOG.info('built %s', uuid)
 
     def _delete(self, uuid):
+        actions.event_start(uuid, actions.DELETE, actions.TERMINATE_EVENT, self.host)
         self.driver.destroy(uuid)
         if instance_db.instance_destroy(uuid, expected_host=self.host):
+            actions.event_finish(uuid, actions.DELETE, actions.TERMINATE_EVENT,
+                                 actions.SUCCESS)
             LOG.info('deleted %s', uuid)
 
     def _power_action(self, uuid, task):
@@ -196,9 +203,12 @@ class ComputeManager:
         this re-created for a server that left meanwhile goes at the next
         poll)."""
         do, vm_state = POWER_TASKS[task]
+        action, event = actions.POWER_EVENTS[task]
+        actions.event_start(uuid, action, event, self.host)
         power_state = do(self.driver, uuid)
         if self._update(uuid, (task,), vm_state=vm_state, task_state=None,
                         power_state=power_state):
+            actions.event_finish(uuid, action, event, actions.SUCCESS)
             LOG.info('%s %s: %s', task, uuid, vm_state)
 
     def _rebuild_evacuated(self, migration):
@@ -211,10 +221,14 @@ class ComputeManager:
         through this host's own stop. One claimed by an earlier run of
         this host (pre-migrating) is spawned again."""
         uuid = migration['instance_uuid']
-        if migration['status'] == 'accepted' and not evacuations.claim(migration, self.host):
-            LOG.warning('evacuation of %s from %s skipped: superseded, reset or deleted',
+        if migration['status'] == 'accepted' and not evacuations.claim(
+                migration, self.host, late_check=self._late_check):
+            LOG.warning('evacuation of %s from %s skipped: superseded, reset, deleted or '
+                        'refused by its server group',
                         uuid, migration['source_compute'])
             return
+        if migration['status'] == 'accepted':
+            actions.event_start(uuid, actions.EVACUATE, actions.REBUILD_EVENT, self.host)
         power_state = self.driver.spawn(uuid, self.stop_event)
         if self.stop_event.is_set():
             return      # still pre-migrating to this host: the next run finishes it
@@ -223,11 +237,26 @@ class ComputeManager:
                               rebuilt=dict(power_state=power_state, launched_at=db_now()),
                               settled=dict(vm_state='active',
                                            task_state='powering-off' if stopped else None)):
+            actions.event_finish(uuid, actions.EVACUATE, actions.REBUILD_EVENT,
+                                 actions.SUCCESS)
             LOG.info('rebuilt %s, evacuated from %s', uuid, migration['source_compute'])
         else:
+            actions.event_finish(uuid, actions.EVACUATE, actions.REBUILD_EVENT, actions.ERROR)
             self.driver.destroy(uuid)
             LOG.warning('evacuation of %s from %s ended meanwhile: copy destroyed',
                         uuid, migration['source_compute'])
+
+    def _late_check(self, conn, uuid, host):
+        """The claim's late check (its server group's policy); recorded as
+        our claim step, Error with the compute's rebuild step when it
+        refuses, in the claim's transaction."""
+        reason = server_groups.late_check(conn, uuid, host)
+        actions.event_record(uuid, actions.EVACUATE, actions.CLAIM_EVENT, host,
+                             actions.ERROR if reason else actions.SUCCESS, conn=conn)
+        if reason:
+            actions.event_record(uuid, actions.EVACUATE, actions.REBUILD_EVENT, host,
+                                 actions.ERROR, conn=conn)
+        return reason
 
     def _reconcile_guests(self, sweep):
         """Destroy the guests whose server lives on another host; with

@@ -12,13 +12,14 @@ from nova.conf import default
 from nova.conf import fencing
 from nova.conf import host_status_watcher
 from nova.conf import masakari
+from nova.conf import quota
 from nova.conf import scheduler
 from nova.conf import servicegroup
 
 CONF = cfg.CONF
 
 MODULES = (default, api, database, servicegroup, compute, host_status_watcher, masakari,
-           scheduler, fencing)
+           scheduler, fencing, quota)
 
 for _module in MODULES:
     _module.register_opts(CONF)

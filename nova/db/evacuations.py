@@ -18,7 +18,7 @@ import sqlalchemy as sa
 
 from nova.db import engine
 from nova.db.dbtime import db_now
-from nova.db.models import COMPUTE_BINARY, instances, migrations, services
+from nova.db.models import COMPUTE_BINARY, instance_faults, instances, migrations, services
 
 EVACUATION = 'evacuation'
 REBUILDING = 'rebuilding'
@@ -30,7 +30,7 @@ MOVED = ('done', 'completed')
 UNSETTLED = OPEN + ('done',)
 
 
-def start(row, allowed_vm_states, dest_host, source_forced_down=False):
+def start(row, allowed_vm_states, dest_host, source_forced_down=False, record=None):
     """Record an evacuation of the server ``row`` from its host, in one
     transaction: the server ``rebuilding`` (vm_state one of
     ``allowed_vm_states``, still on the host it was read on), an open
@@ -42,6 +42,9 @@ def start(row, allowed_vm_states, dest_host, source_forced_down=False):
     ``source_forced_down``: the source was judged down because it is
     forced down, so it must still be, under the same lock (an unforce in
     between loses, or waits and sees this evacuation).
+
+    ``record(conn)``, if given, writes what else the evacuation leaves
+    (its instance action) in the same transaction, once it is accepted.
 
     Returns the migration's uuid, or None when the server or the source
     changed since they were read."""
@@ -73,6 +76,8 @@ def start(row, allowed_vm_states, dest_host, source_forced_down=False):
             # as Nova's: null until the first change; one that found no
             # host was accepted and then failed, a change
             updated_at=None if dest_host else db_now(), deleted=0))
+        if record is not None:
+            record(conn)
     return migration_uuid
 
 
@@ -100,13 +105,19 @@ def _end(conn, migration_id, expected, status):
                 else None)).rowcount == 1
 
 
-def claim(migration, host):
+def claim(migration, host, late_check=None):
     """The destination ``host`` takes the server before it spawns anything,
     in one transaction: the migration accepted -> pre-migrating, and the
     server moved here from the source it was evacuated from (still
     rebuilding, on that source, not deleted). True when it did; otherwise
     the migration is no longer open (superseded, reset, deleted: ended
-    ``failed`` if it still was) and nothing must spawn."""
+    ``failed`` if it still was) and nothing must spawn.
+
+    ``late_check(conn, instance_uuid, host)``, in the same transaction
+    before the move, returns why the server may not come here (its server
+    group's policy), or None: with a reason the migration ends ``failed``
+    and the server goes to ERROR on its source with that fault, as Nova's
+    destination leaves it when its late group check fails."""
     with engine.writer() as conn:
         if conn.execute(
                 sa.update(migrations)
@@ -114,6 +125,10 @@ def claim(migration, host):
                        migrations.c.status == 'accepted')
                 .values(status='pre-migrating', dest_node=host,
                         updated_at=db_now())).rowcount != 1:
+            return False
+        reason = late_check(conn, migration['instance_uuid'], host) if late_check else None
+        if reason is not None:
+            _refused(conn, migration, host, reason)
             return False
         moved = conn.execute(
             sa.update(instances)
@@ -124,6 +139,23 @@ def claim(migration, host):
         if not moved:
             _end(conn, migration['id'], ('pre-migrating',), 'failed')
     return moved
+
+
+def _refused(conn, migration, host, reason):
+    """The destination refused the server: the migration failed, the
+    server in ERROR on its source (if still rebuilding there) with a
+    fault saying why."""
+    _end(conn, migration['id'], ('pre-migrating',), 'failed')
+    if conn.execute(
+            sa.update(instances)
+            .where(instances.c.uuid == migration['instance_uuid'], instances.c.deleted == 0,
+                   instances.c.host == migration['source_compute'],
+                   instances.c.task_state == REBUILDING)
+            .values(vm_state='error', task_state=None, updated_at=db_now())).rowcount:
+        conn.execute(sa.insert(instance_faults).values(
+            instance_uuid=migration['instance_uuid'], code=500,
+            message='Build of instance %s aborted: %s' % (migration['instance_uuid'], reason),
+            host=host, created_at=db_now(), deleted=0))
 
 
 def finish(migration, host, rebuilt, settled):

@@ -236,15 +236,20 @@ def instances_create(rows, tags=()):
     """Insert new servers (dicts of column values), each with ``tags``;
     timestamps on the DB clock."""
     with engine.writer() as conn:
-        tags = sorted(set(tags))
-        for row in rows:
-            # a row may bring its own copy of tags (the benchmarks' seeds)
-            conn.execute(sa.insert(instances).values({
-                'created_at': db_now(), 'updated_at': db_now(), 'deleted': 0,
-                'tags': tags_text(tags), **row}))
-        tag_rows = [{'resource_id': row['uuid'], 'tag': tag} for row in rows for tag in tags]
-        if tag_rows:
-            conn.execute(sa.insert(instance_tags), tag_rows)
+        instances_insert(conn, rows, tags)
+
+
+def instances_insert(conn, rows, tags=()):
+    """instances_create in the caller's transaction."""
+    tags = sorted(set(tags))
+    for row in rows:
+        # a row may bring its own copy of tags (the benchmarks' seeds)
+        conn.execute(sa.insert(instances).values({
+            'created_at': db_now(), 'updated_at': db_now(), 'deleted': 0,
+            'tags': tags_text(tags), **row}))
+    tag_rows = [{'resource_id': row['uuid'], 'tag': tag} for row in rows for tag in tags]
+    if tag_rows:
+        conn.execute(sa.insert(instance_tags), tag_rows)
 
 
 def flavor_copy(flavor, extra_specs=None):

@@ -398,6 +398,88 @@ class HostMaintenanceLock(Base):
     writes = sa.Column(sa.Integer, nullable=False, default=0, server_default='0')
 
 
+
+class InstanceGroup(Base):
+    """A server group (os-server-groups): one policy, its rules (JSON text,
+    only max_server_per_host), deleted for good as Nova's API database
+    does. Writers that place a member UPDATE the row first, so placements
+    in one group are judged one after the other on every backend."""
+    __tablename__ = 'instance_groups'
+    __table_args__ = (
+        sa.UniqueConstraint('uuid', name='uniq_instance_groups0uuid'),
+        sa.Index('instance_groups_project_id_idx', 'project_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    uuid = sa.Column(sa.String(36), nullable=False)
+    name = sa.Column(sa.String(255), nullable=True)
+    project_id = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255), nullable=False)
+    policy = sa.Column(sa.String(255), nullable=False)
+    rules = sa.Column(sa.Text, nullable=True)
+    created_at = sa.Column(Timestamp, nullable=False)
+    updated_at = sa.Column(Timestamp, nullable=True)
+
+
+class InstanceGroupMember(Base):
+    """A server's membership of its group (a server is in at most one);
+    goes with its group. A deleted server's row may stay: members are
+    always read joined to the live servers."""
+    __tablename__ = 'instance_group_members'
+    __table_args__ = (
+        sa.UniqueConstraint('instance_uuid', name='uniq_instance_group_members0instance_uuid'),
+        sa.Index('instance_group_members_group_id_idx', 'group_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    group_id = sa.Column(sa.Integer, sa.ForeignKey('instance_groups.id', ondelete='CASCADE'),
+                         nullable=False)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+
+
+
+class InstanceAction(Base):
+    """What was asked of a server (os-instance-actions): one row per
+    request that changed it, named by the request's id; kept after the
+    server is deleted (2.21)."""
+    __tablename__ = 'instance_actions'
+    __table_args__ = (
+        # a server's actions newest first, and one by its request id
+        sa.Index('instance_actions_instance_uuid_id_idx', 'instance_uuid', 'id'),
+        sa.Index('instance_actions_request_id_idx', 'request_id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    action = sa.Column(sa.String(255), nullable=False)
+    instance_uuid = sa.Column(sa.String(36), nullable=False)
+    request_id = sa.Column(sa.String(255), nullable=False)
+    user_id = sa.Column(sa.String(255), nullable=True)
+    project_id = sa.Column(sa.String(255), nullable=True)
+    start_time = sa.Column(Timestamp, nullable=False)
+    finish_time = sa.Column(Timestamp, nullable=True)
+    message = sa.Column(sa.String(255), nullable=True)
+    created_at = sa.Column(Timestamp, nullable=False)
+    updated_at = sa.Column(Timestamp, nullable=True)
+
+
+class InstanceActionEvent(Base):
+    """One step of an action, where it ran (``host``) and how it ended
+    (``result`` Success or Error, null while it runs)."""
+    __tablename__ = 'instance_actions_events'
+    __table_args__ = (
+        sa.Index('instance_actions_events_action_id_idx', 'action_id', 'id'),
+    )
+
+    id = sa.Column(sa.Integer, primary_key=True, autoincrement=True)
+    action_id = sa.Column(sa.Integer, nullable=False)
+    event = sa.Column(sa.String(255), nullable=False)
+    start_time = sa.Column(Timestamp, nullable=False)
+    finish_time = sa.Column(Timestamp, nullable=True)
+    result = sa.Column(sa.String(255), nullable=True)
+    traceback = sa.Column(sa.Text, nullable=True)
+    host = sa.Column(sa.String(255), nullable=True)
+
+
 services = Service.__table__
 instances = Instance.__table__
 instance_faults = InstanceFault.__table__
@@ -415,3 +497,7 @@ host_status_events = HostStatusEvent.__table__
 host_maintenance_windows = HostMaintenanceWindow.__table__
 host_maintenance_locks = HostMaintenanceLock.__table__
 migrations = Migration.__table__
+instance_groups = InstanceGroup.__table__
+instance_group_members = InstanceGroupMember.__table__
+instance_actions = InstanceAction.__table__
+instance_actions_events = InstanceActionEvent.__table__

@@ -9,9 +9,11 @@ from nova.policies import flavor_manage
 from nova.policies import host_health
 from nova.policies import host_maintenance
 from nova.policies import host_status_events
+from nova.policies import instance_actions
 from nova.policies import keypairs
 from nova.policies import migrations
 from nova.policies import server_actions
+from nova.policies import server_groups
 from nova.policies import server_tags
 from nova.policies import servers
 from nova.policies import services
@@ -24,4 +26,5 @@ def list_rules():
                                 server_tags.list_rules(), server_actions.list_rules(),
                                 aggregates.list_rules(), flavor_extra_specs.list_rules(),
                                 flavor_manage.list_rules(), flavor_access.list_rules(),
-                                keypairs.list_rules(), migrations.list_rules()))
+                                keypairs.list_rules(), migrations.list_rules(),
+                                server_groups.list_rules(), instance_actions.list_rules()))

@@ -4,7 +4,9 @@ History (each entry says what a client sees change; "not served" means the
 version changes only resources or actions this service does not have, and is
 accepted so that clients negotiating past it work):
 
-* 2.1  - the base v2.1 API (``GET /os-migrations`` lists evacuations).
+* 2.1  - the base v2.1 API (``GET /os-migrations`` lists evacuations;
+  ``/os-server-groups`` with the affinity and anti-affinity policies;
+  ``/servers/{id}/os-instance-actions``, events for admins only).
 * 2.2  - keypairs carry ``type`` (ssh or x509); keypair create answers 201
   and delete 204.
 * 2.3  - admins see more extended server attributes (OS-EXT-SRV-ATTR:
@@ -17,18 +19,21 @@ accepted so that clients negotiating past it work):
 * 2.10 - an admin names another user's keypairs with ``user_id`` (in the
   create body, and the list, show and delete query).
 * 2.11 - os-services gains ``forced_down`` and ``PUT /os-services/force-down``.
-* 2.12 - 2.13: not served.
+* 2.12 - not served.
+* 2.13 - server groups carry ``project_id`` and ``user_id``.
 * 2.14 - evacuate: ``onSharedStorage`` is gone from the request and
   ``adminPass`` from the response.
-* 2.15 - not served.
+* 2.15 - server groups take the soft-affinity and soft-anti-affinity
+  policies.
 * 2.16 - ``GET /servers/{id}`` and ``GET /servers/detail`` carry
   ``host_status`` (UP, DOWN, MAINTENANCE, UNKNOWN or "") where policy allows.
 * 2.17 - not served (the trigger_crash_dump action).
 * 2.18 - the project id in URLs is optional (both forms were always routed).
 * 2.19 - servers carry ``description``: set on create and by
   ``PUT /servers/{id}``, shown in show, detail and the update response.
-* 2.20 - 2.22: not served (volumes of shelved servers, instance actions,
-  live migration).
+* 2.20 - not served (volumes of shelved servers).
+* 2.21 - the instance actions of deleted servers are shown.
+* 2.22 - not served (live migration).
 * 2.23 - ``GET /os-migrations`` carries ``migration_type`` (and ``links``
   only on in-progress live migrations, so never here; the server
   migrations resource is not served).
@@ -56,8 +61,9 @@ accepted so that clients negotiating past it work):
   headers, which this service always sends).
 * 2.47 - show and detail embed the server's flavor (original_name, vcpus,
   ram, disk, ephemeral, swap, extra_specs) instead of its id and links.
-* 2.48 - 2.51: not served (diagnostics, attach tags, quota classes,
-  external events).
+* 2.48 - 2.50: not served (diagnostics, attach tags, quota classes).
+* 2.51 - an instance action's events are shown to the server's readers,
+  without ``traceback`` (external events are not served).
 * 2.52 - server create accepts ``tags``.
 * 2.53 - os-services are named by UUID: ``id`` is the UUID,
   ``PUT /os-services/{service_id}`` (status, disabled_reason, forced_down)
@@ -69,25 +75,32 @@ accepted so that clients negotiating past it work):
 * 2.56 - not served (cold migration's host).
 * 2.57 - server create no longer takes ``personality`` (rebuild and limits
   are not served).
-* 2.58 - not served (instance actions).
+* 2.58 - instance actions carry ``updated_at`` and page: ``limit``,
+  ``marker`` (a request id), ``changes-since``, ``links``; other
+  parameters are 400.
 * 2.59 - ``GET /os-migrations`` carries ``uuid``, pages with ``limit`` and
   ``marker`` (a migration uuid), newest first, takes ``changes-since``, and
   answers 400 to unknown parameters.
 * 2.60 - not served (multiattach volumes).
 * 2.61 - flavor detail, show, create and update carry ``extra_specs`` where
   policy allows listing them.
-* 2.62 - not served (instance action events).
+* 2.62 - instance action events carry ``hostId`` (and ``host`` where
+  policy shows the traceback).
 * 2.63 - server create takes ``trusted_image_certificates``; show, detail
   and the update response carry it (null when none were given).
-* 2.64 - 2.65: not served (server group policies, live migration abort).
-* 2.66 - ``changes-before`` on the server lists and ``GET /os-migrations``.
+* 2.64 - server groups have one ``policy`` and ``rules``
+  (``max_server_per_host``, anti-affinity only) instead of ``policies``
+  and ``metadata``.
+* 2.65 - not served (live migration abort).
+* 2.66 - ``changes-before`` on the server lists, ``GET /os-migrations`` and
+  the instance actions.
 * 2.67 - server create's ``block_device_mapping_v2`` items take
   ``volume_type``.
 * 2.68 - evacuate no longer takes ``force``.
 * 2.69 - 2.70: not served (down cells, virtual device tags of volumes and
   interfaces).
-* 2.71 - show and the update response carry ``server_groups`` (always ``[]``:
-  server groups are not served), detail does not.
+* 2.71 - show and the update response carry ``server_groups`` (the uuid of
+  the server's group, or ``[]``), detail does not.
 * 2.72 - no change here (ports with resource requests at create: there is
   no network service).
 * 2.73 - lock takes ``locked_reason``; servers carry ``locked_reason``; the
@@ -105,9 +118,12 @@ FLAVOR_ACCESS_PUBLIC_CONFLICT = '2.7'
 LOCKED = '2.9'
 KEYPAIR_USER_ID = '2.10'
 SERVICE_FORCE_DOWN = '2.11'
+SERVER_GROUP_PROJECT = '2.13'
 EVACUATE_NO_SHARED_STORAGE = '2.14'
+SOFT_AFFINITY = '2.15'
 HOST_STATUS = '2.16'
 SERVER_DESCRIPTION = '2.19'
+DELETED_SERVER_ACTIONS = '2.21'
 MIGRATION_TYPE = '2.23'
 SERVER_TAGS = '2.26'
 EVACUATE_FORCE = '2.29'
@@ -118,13 +134,17 @@ STATUS_FILTER_STRICT = '2.38'
 AGGREGATE_UUID = '2.41'
 NETWORK_TAGS_RESTORED = '2.42'
 EMBEDDED_FLAVOR = '2.47'
+ACTION_EVENTS_FOR_READERS = '2.51'
 TAGS_ON_CREATE = '2.52'
 SERVICE_UUIDS = '2.53'
 FLAVOR_DESCRIPTION = '2.55'
 NO_PERSONALITY = '2.57'
+ACTIONS_PAGING = '2.58'
 MIGRATIONS_PAGING = '2.59'
 FLAVOR_EXTRA_SPECS = '2.61'
+ACTION_EVENT_HOSTS = '2.62'
 TRUSTED_CERTS = '2.63'
+GROUP_POLICY_RULES = '2.64'
 CHANGES_BEFORE = '2.66'
 BDM_VOLUME_TYPE = '2.67'
 EVACUATE_NO_FORCE = '2.68'

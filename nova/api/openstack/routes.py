@@ -7,9 +7,11 @@ from nova.api.openstack.compute import flavors
 from nova.api.openstack.compute import host_health
 from nova.api.openstack.compute import host_maintenance
 from nova.api.openstack.compute import host_status_events
+from nova.api.openstack.compute import instance_actions
 from nova.api.openstack.compute import keypairs
 from nova.api.openstack.compute import migrations
 from nova.api.openstack.compute import server_actions
+from nova.api.openstack.compute import server_groups
 from nova.api.openstack.compute import server_tags
 from nova.api.openstack.compute import servers
 from nova.api.openstack.compute import services
@@ -26,6 +28,8 @@ def route_declarations():
     aggregate = aggregates.AggregatesController()
     access = flavor_access.FlavorAccessController()
     keypair = keypairs.KeypairsController()
+    group = server_groups.ServerGroupsController()
+    actions = instance_actions.InstanceActionsController()
     return {
         '/servers': {'GET': server.index, 'POST': server.create},
         '/servers/detail': {'GET': server.detail},
@@ -36,6 +40,8 @@ def route_declarations():
         '/servers/{server_id}/tags/{tag}': {'GET': tags.show, 'PUT': tags.update,
                                             'DELETE': tags.delete},
         '/servers/{server_id}/host-health': {'GET': host_health.HostHealthController().show},
+        '/servers/{server_id}/os-instance-actions': {'GET': actions.index},
+        '/servers/{server_id}/os-instance-actions/{request_id}': {'GET': actions.show},
         '/servers/{server_id}/action': {'POST': server_actions.ServerActionsController().action},
         '/os-services': {'GET': service.index},
         '/os-services/{service_id}': {'PUT': service.update, 'DELETE': service.delete},
@@ -54,6 +60,9 @@ def route_declarations():
         '/os-aggregates/{aggregate_id}/action': {'POST': aggregate.action},
         '/os-keypairs': {'GET': keypair.index, 'POST': keypair.create},
         '/os-keypairs/{keypair_name}': {'GET': keypair.show, 'DELETE': keypair.delete},
+        '/os-server-groups': {'GET': group.index, 'POST': group.create},
+        '/os-server-groups/{server_group_id}': {'GET': group.show, 'DELETE': group.delete},
+        '/os-server-groups/{server_group_id}/host-status': {'GET': group.host_status},
         '/os-migrations': {'GET': migrations.MigrationsController().index},
         '/os-host-status-events': {'GET': host_status_events.HostStatusEventsController().index},
         '/os-host-maintenance': {'GET': window.index, 'POST': window.create},

@@ -21,6 +21,7 @@ from tempest.lib.services.compute import base_compute_client
 from tempest.lib.services.compute import flavors_client
 from tempest.lib.services.compute import keypairs_client
 from tempest.lib.services.compute import migrations_client
+from tempest.lib.services.compute import server_groups_client
 from tempest.lib.services.compute import servers_client
 from tempest.lib.services.compute import services_client
 
@@ -53,6 +54,7 @@ Aggregates = aggregates_client.AggregatesClient
 _EXTRA_SPECS = r'flavors/%s/os-extra_specs' % _UUIDISH
 Keypairs = keypairs_client.KeyPairsClient
 Migrations = migrations_client.MigrationsClient
+Groups = server_groups_client.ServerGroupsClient
 
 # (method, path below /v2.1[/{project_id}]) -> schema for a microversion
 ROUTES = [
@@ -81,6 +83,14 @@ ROUTES = [
     # tempest has no client call for it; its 204 shape, as for a server
     ('DELETE', r'os-services/' + _UUIDISH, _fixed(servers_v21.delete_server)),
     ('GET', r'os-migrations', _by_version(Migrations, 'list_migrations')),
+    ('GET', r'os-server-groups', _by_version(Groups, 'list_server_groups')),
+    ('POST', r'os-server-groups', _by_version(Groups, 'create_show_server_group')),
+    ('GET', r'os-server-groups/' + _UUIDISH, _by_version(Groups, 'create_show_server_group')),
+    ('DELETE', r'os-server-groups/' + _UUIDISH, _by_version(Groups, 'delete_server_group')),
+    ('GET', r'servers/%s/os-instance-actions' % _UUIDISH,
+     _by_version(Servers, 'list_instance_actions')),
+    ('GET', r'servers/%s/os-instance-actions/%s' % (_UUIDISH, _UUIDISH),
+     _by_version(Servers, 'show_instance_action')),
     ('GET', r'flavors', _by_version(Flavors, 'list_flavors')),
     ('GET', r'flavors/detail', _by_version(Flavors, 'list_flavors_details')),
     ('GET', r'flavors/' + _UUIDISH,

@@ -563,3 +563,52 @@ class MigrationsSamplesTest(nova_fixtures.APITestCase):
             resp = self.api.request('GET', '/v2.1/os-migrations', version=version)
             self.assertEqual(200, resp.status_int, resp.body)
             check_sample(self, name, resp.json, 'http://127.0.0.1:8774')
+
+
+class ServerGroupsSamplesTest(SampleTestCase):
+    hosts = 2
+
+    def test_create_list_show_delete_and_a_member(self):
+        resp = self.nova.request('POST', '/v2.1/os-server-groups', token=DEMO, version='2.64',
+                                 body=self.request_sample('server-group-create-req.json'))
+        self.verify('server-group-create-resp.json', resp)
+        group = resp.json['server_group']['id']
+        body = self.request_sample('server-create-in-group-req.json')
+        body['os:scheduler_hints']['group'] = group
+        resp = self.nova.request('POST', '/v2.1/servers', token=DEMO, version='2.37', body=body)
+        self.assertEqual(202, resp.status, resp.raw)
+        self.nova.wait_for_server(resp.json['server']['id'], 'ACTIVE')
+        self.verify('server-group-show-resp.json', self.nova.request(
+            'GET', '/v2.1/os-server-groups/' + group, token=DEMO, version='2.64'))
+        resp = self.nova.request('POST', '/v2.1/os-server-groups', token=DEMO,
+                                 body=self.request_sample('server-group-create-2.1-req.json'))
+        self.verify('server-group-create-2.1-resp.json', resp)
+        self.verify('server-groups-list-resp.json', self.nova.request(
+            'GET', '/v2.1/os-server-groups', token=DEMO, version='2.64'))
+        resp = self.nova.request('DELETE', '/v2.1/os-server-groups/' + resp.json[
+            'server_group']['id'], token=DEMO)
+        self.assertEqual(204, resp.status)
+
+
+class InstanceActionsSamplesTest(SampleTestCase):
+
+    def test_list_and_show(self):
+        uuid = self.nova.create_server(name='web-1')
+        resp = self.nova.request('POST', '/v2.1/servers/%s/action' % uuid, token=DEMO,
+                                 body={'reboot': {'type': 'HARD'}})
+        self.assertEqual(202, resp.status)
+        request_id = resp.header('x-openstack-request-id')
+        self.nova.wait_for_server(uuid, 'ACTIVE')
+        self.nova._wait(lambda: self.nova.request(
+            'GET', '/v2.1/servers/%s/os-instance-actions/%s' % (uuid, request_id),
+            token=DEMO, version='2.62').json['instanceAction']['events'][0]['result'],
+            20, 'the reboot ended')
+        self.verify('instance-actions-list-resp.json', self.nova.request(
+            'GET', '/v2.1/servers/%s/os-instance-actions?limit=1' % uuid, token=DEMO,
+            version='2.58'))
+        self.verify('instance-action-show-resp.json', self.nova.request(
+            'GET', '/v2.1/servers/%s/os-instance-actions/%s' % (uuid, request_id), token=DEMO,
+            version='2.62'))
+        self.verify('instance-action-show-admin-resp.json', self.nova.request(
+            'GET', '/v2.1/servers/%s/os-instance-actions/%s' % (uuid, request_id),
+            version='2.62'))

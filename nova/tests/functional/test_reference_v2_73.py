@@ -5,8 +5,8 @@ same cases seeded in-process (c-up on an up host, c-stale on a stale one,
 version and role, the values the new versions add, and every refusal
 (status and fault, word for word).
 
-Not compared: the reference c-up belongs to a server group, which this
-service does not serve (``server_groups`` is always ``[]``), and values the
+Not compared: the reference c-up belongs to a server group, which the
+seeded c-up does not (its ``server_groups`` is ``[]``), and values the
 reference cloud seeded differently (flavor descriptions and extra specs,
 lock reasons set by earlier captures).
 """

@@ -16,6 +16,7 @@ from nova.api.openstack import validation
 from nova.api.openstack.compute.schemas import server_actions as schema
 from nova.compute import actions
 from nova.compute import api as compute
+from nova.compute import instance_actions
 from nova.policies import server_actions as ap
 from nova.policies import servers as sp
 from nova import policy
@@ -25,11 +26,14 @@ from nova import policy
 class Action:
     """One action: its handler (a ServerActionsController method name),
     its body schemas ((first version, schema), newest first), the status
-    it answers and the first version that has it."""
+    it answers, the first version that has it, and the instance action it
+    records once it is accepted (Nova's name; None: none, or recorded by
+    the action itself)."""
     handler: str
     schemas: tuple
     status: int = 202
     first: str = avr.MIN_VERSION
+    recorded: str = None
 
 
 def _always(body_schema):
@@ -38,12 +42,12 @@ def _always(body_schema):
 
 # The one list of the actions this service serves.
 ACTIONS = {
-    'os-stop': Action('_stop', _always(schema.stop)),
-    'os-start': Action('_start', _always(schema.start)),
-    'reboot': Action('_reboot', _always(schema.reboot)),
+    'os-stop': Action('_stop', _always(schema.stop), recorded=instance_actions.STOP),
+    'os-start': Action('_start', _always(schema.start), recorded=instance_actions.START),
+    'reboot': Action('_reboot', _always(schema.reboot), recorded=instance_actions.REBOOT),
     'lock': Action('_lock', ((avr.LOCKED_REASON, schema.lock_v273),
-                             (avr.MIN_VERSION, schema.lock))),
-    'unlock': Action('_unlock', _always(schema.unlock)),
+                             (avr.MIN_VERSION, schema.lock)), recorded=instance_actions.LOCK),
+    'unlock': Action('_unlock', _always(schema.unlock), recorded=instance_actions.UNLOCK),
     'os-resetState': Action('_reset_state', _always(schema.reset_state)),
     'evacuate': Action('_evacuate', ((avr.EVACUATE_NO_FORCE, schema.evacuate_v268),
                                      (avr.EVACUATE_FORCE, schema.evacuate_v229),
@@ -66,6 +70,8 @@ class ServerActionsController:
         validation.validate(body, validation.for_version(action.schemas, req))
         row = compute.get(req.context, server_id)
         result = getattr(self, action.handler)(req, row, body[name])
+        if action.recorded:
+            instance_actions.record(req.context, [row['uuid']], action.recorded)
         req.response_code = action.status
         return result
 

@@ -17,6 +17,7 @@ from nova.api.openstack.compute import server_access
 from nova.api.openstack.compute.schemas import servers as schema
 from nova.api.openstack.compute.views import servers as views
 from nova.compute import api as compute
+from nova.compute import server_groups
 from nova import exception
 from nova.policies import servers as sp
 from nova import policy
@@ -87,7 +88,15 @@ class ServersController:
             row, host_statuses = compute.show(context, server_id,
                                               view.host_status is not None)
         policy.authorize(context, sp.SHOW, {'project_id': row['project_id']})
-        return {'server': views.ViewBuilder(req, view, host_statuses).detail(row, show=True)}
+        builder = views.ViewBuilder(req, view, host_statuses)
+        self._server_groups(req, builder, row)
+        return {'server': builder.detail(row, show=True)}
+
+    @staticmethod
+    def _server_groups(req, builder, row):
+        """From 2.71 show and update name the server's group."""
+        if req.at_least(avr.SERVER_GROUPS):
+            builder.groups = server_groups.groups_of([row['uuid']])
 
     @staticmethod
     def _collection(req, path, servers):
@@ -240,11 +249,14 @@ class ServersController:
         security_groups = [g['name'] for g in server.get('security_groups', [])]
         try:
             reservation_id, uuids = self._create(req, server, image_ref, max_count,
-                                                 user_data, config_drive, security_groups)
+                                                 user_data, config_drive, security_groups,
+                                                 self._group_hint(body))
         except exception.FlavorNotFound as exc:
             raise faults.BadRequest(exc.message)   # as Nova: the request names it
         except exception.KeypairNotFound:
             raise faults.BadRequest('Invalid key_name provided.')
+        except exception.InstanceGroupNotFound as exc:
+            raise faults.BadRequest(exc.message)     # as Nova: the hint names it
         if strutils.bool_from_string(server.get('return_reservation_id', False)):
             return {'reservation_id': reservation_id}
         links = common.Links(req, 'servers').pair(uuids[0])
@@ -258,8 +270,17 @@ class ServersController:
         }}
 
     @staticmethod
+    def _group_hint(body):
+        """The server group the scheduler hints name (either key), or None."""
+        for key in ('os:scheduler_hints', 'OS-SCH-HNT:scheduler_hints'):
+            group = (body.get(key) or {}).get('group')
+            if group:
+                return group
+        return None
+
+    @staticmethod
     def _create(req, server, image_ref, max_count, user_data, config_drive,
-                security_groups):
+                security_groups, group):
         # as Nova: below 2.19 the description is the name; networks (auto,
         # none or a list) are accepted and unused: there is no network
         # service, so servers have no addresses
@@ -274,7 +295,7 @@ class ServersController:
             access_ip_v4=server.get('accessIPv4'), access_ip_v6=server.get('accessIPv6'),
             display_description=server.get('description') if req.at_least(
                 avr.SERVER_DESCRIPTION) else server['name'],
-            tags=server.get('tags') or (),
+            tags=server.get('tags') or (), group=group,
             trusted_certs=server.get('trusted_image_certificates') if req.at_least(
                 avr.TRUSTED_CERTS) else None)
 
@@ -321,7 +342,9 @@ class ServersController:
             context, server_id)
         view = server_access.ServerView(flavor_extra_specs=server_access.flavor_extra_specs(
             req, {'project_id': row['project_id']}))
-        return {'server': views.ViewBuilder(req, view).updated(row)}
+        builder = views.ViewBuilder(req, view)
+        self._server_groups(req, builder, row)
+        return {'server': builder.updated(row)}
 
     @wsgi.status(204)
     @validation.documented()

@@ -15,7 +15,9 @@ _name = parameter_types.name
 _positive_int = {'type': ['integer', 'string'], 'pattern': '^[0-9]*$', 'minimum': 1,
                  'minLength': 1}
 _metadata = parameter_types.metadata()
-_hints = {'type': 'object', 'additionalProperties': True}
+# as Nova's: other hints are accepted (and ignored here); a group is a uuid
+_hints = {'type': 'object', 'properties': {'group': {'type': 'string', 'format': 'uuid'}},
+          'additionalProperties': True}
 
 def _printable_ranges():
     """A regex character class of the printable characters of the Basic

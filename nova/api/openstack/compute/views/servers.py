@@ -79,6 +79,8 @@ class ViewBuilder:
         self.tags = req.at_least(avr.SERVER_TAGS)
         self.trusted_certs = req.at_least(avr.TRUSTED_CERTS)
         self.server_groups = req.at_least(avr.SERVER_GROUPS)
+        # {server uuid: [its group's uuid]} where server_groups is shown
+        self.groups = {}
         self.locked_reason = req.at_least(avr.LOCKED_REASON)
         self._trusted_certs = _PerRequest(lambda text: json.loads(text) if text else None)
         if req.at_least(avr.EMBEDDED_FLAVOR):
@@ -156,7 +158,7 @@ class ViewBuilder:
         if self.trusted_certs:
             server['trusted_image_certificates'] = self._trusted_certs[row['trusted_certs']]
         if server_groups:
-            server['server_groups'] = []     # server groups are not served here
+            server['server_groups'] = self.groups.get(row['uuid'], [])
         if self.locked_reason:
             server['locked_reason'] = row['locked_reason']
 

@@ -1,0 +1,170 @@
+"""Instance actions in-process: the real WSGI app and ComputeManager
+poll_once on one SQLite file. What each request records, the events of
+each step with Nova's names, what a member and an admin see at each
+microversion Nova changes it, paging, and the 404s."""
+from nova.compute import manager
+from nova.db import services as service_db
+from nova.db.dbtime import db_now
+from nova.tests import fixtures as nova_fixtures
+
+ADMIN, DEMO, OTHER = 'admin:admin', 'demo:demo', 'alt:alt'
+ACTION_KEYS = ['action', 'instance_uuid', 'request_id', 'user_id', 'project_id',
+               'start_time', 'message']
+
+
+class InstanceActionsTest(nova_fixtures.APITestCase):
+
+    def setUp(self):
+        super().setUp()
+        nova_fixtures.add_service('h1')
+        self.compute = manager.ComputeManager('h1')
+        self.compute.driver.spawn_seconds = 0
+        resp = self.api.request('POST', '/v2.1/servers', token=DEMO, version='2.37', body={
+            'server': {'name': 'vm', 'imageRef': nova_fixtures.IMAGE, 'flavorRef': '1',
+                       'networks': 'none'}})
+        self.uuid = resp.json['server']['id']
+        self.create_id = resp.headers['x-compute-request-id']
+        self.compute.poll_once()
+
+    def actions(self, version='2.1', token=DEMO, query=''):
+        return self.api.request('GET', '/v2.1/servers/%s/os-instance-actions%s'
+                                % (self.uuid, query), token=token, version=version)
+
+    def action(self, request_id, version='2.1', token=DEMO):
+        return self.api.request('GET', '/v2.1/servers/%s/os-instance-actions/%s'
+                                % (self.uuid, request_id), token=token, version=version)
+
+    def act(self, body, token=DEMO):
+        resp = self.api.request('POST', '/v2.1/servers/%s/action' % self.uuid, token=token,
+                                body=body)
+        self.assertIn(resp.status_int, (200, 202), resp.body)
+        self.compute.poll_once()
+        return resp.headers['x-compute-request-id']
+
+    def test_each_request_is_recorded_newest_first_with_its_steps(self):
+        reboot = self.act({'reboot': {'type': 'SOFT'}})
+        stop = self.act({'os-stop': None})
+        start = self.act({'os-start': None})
+        lock = self.act({'lock': None})
+        unlock = self.act({'unlock': None})
+        listed = self.actions().json['instanceActions']
+        self.assertEqual([(unlock, 'unlock'), (lock, 'lock'), (start, 'start'),
+                          (stop, 'stop'), (reboot, 'reboot'), (self.create_id, 'create')],
+                         [(a['request_id'], a['action']) for a in listed])
+        self.assertEqual(ACTION_KEYS, list(listed[0]))
+        self.assertEqual(('demo', 'demo', None), (listed[0]['user_id'],
+                                                  listed[0]['project_id'],
+                                                  listed[0]['message']))
+        for request_id, event in ((self.create_id, 'compute__do_build_and_run_instance'),
+                                  (reboot, 'compute_reboot_instance'),
+                                  (stop, 'compute_stop_instance'),
+                                  (start, 'compute_start_instance')):
+            events = self.action(request_id, '2.62', ADMIN).json['instanceAction']['events']
+            self.assertEqual([(event, 'Success', 'h1')],
+                             [(e['event'], e['result'], e['host']) for e in events])
+            self.assertIsNotNone(events[0]['finish_time'])
+        self.assertEqual([], self.action(lock, '2.62', ADMIN).json['instanceAction']['events'])
+
+    def test_what_a_member_and_an_admin_see_of_events(self):
+        path_events = lambda v, t: self.action(self.create_id, v, t).json[  # noqa: E731
+            'instanceAction'].get('events')
+        # below 2.51 only those the events rule allows (admins) see events
+        self.assertIsNone(path_events('2.50', DEMO))
+        self.assertEqual(['event', 'start_time', 'finish_time', 'result', 'traceback'],
+                         list(path_events('2.50', ADMIN)[0]))
+        self.assertEqual(['event', 'start_time', 'finish_time', 'result'],
+                         list(path_events('2.51', DEMO)[0]))
+        self.assertEqual(['event', 'start_time', 'finish_time', 'result', 'hostId'],
+                         list(path_events('2.62', DEMO)[0]))
+        admin = path_events('2.62', ADMIN)[0]
+        self.assertEqual(['event', 'start_time', 'finish_time', 'result', 'traceback', 'host',
+                          'hostId'], list(admin))
+        self.assertEqual(path_events('2.62', DEMO)[0]['hostId'], admin['hostId'])
+        shown = self.action(self.create_id, '2.58').json['instanceAction']
+        self.assertEqual(ACTION_KEYS + ['updated_at', 'events'], list(shown))
+
+    def test_another_project_s_server_and_unknown_actions_are_404(self):
+        self.assertEqual(404, self.actions(token=OTHER).status_int)
+        self.assertEqual(404, self.action(self.create_id, token=OTHER).status_int)
+        resp = self.action('req-nope')
+        self.assertEqual((404, 'Action req-nope not found'),
+                         (resp.status_int, resp.json['itemNotFound']['message']))
+        self.assertEqual(200, self.actions(token=ADMIN).status_int)
+
+    def test_a_deleted_server_s_actions_from_2_21(self):
+        delete = self.api.request('DELETE', '/v2.1/servers/' + self.uuid, token=DEMO)
+        self.compute.poll_once()
+        self.assertEqual(404, self.actions('2.20').status_int)
+        listed = self.actions('2.21').json['instanceActions']
+        self.assertEqual(['delete', 'create'], [a['action'] for a in listed])
+        events = self.action(delete.headers['x-compute-request-id'], '2.51').json[
+            'instanceAction']['events']
+        self.assertEqual([('compute_terminate_instance', 'Success')],
+                         [(e['event'], e['result']) for e in events])
+
+    def test_paging_and_time_windows_at_2_58_and_2_66(self):
+        reboot = self.act({'reboot': {'type': 'SOFT'}})
+        first = self.actions('2.58', query='?limit=1').json
+        self.assertEqual([reboot], [a['request_id'] for a in first['instanceActions']])
+        self.assertIn('marker=%s' % reboot, first['links'][0]['href'])
+        rest = self.actions('2.58', query='?marker=' + reboot).json
+        self.assertEqual([self.create_id], [a['request_id'] for a in rest['instanceActions']])
+        self.assertNotIn('links', rest)
+        since = self.actions('2.58').json['instanceActions'][0]['updated_at']
+        self.assertEqual([reboot], [a['request_id'] for a in self.actions(
+            '2.58', query='?changes-since=' + since).json['instanceActions']])
+        self.assertEqual([self.create_id], [a['request_id'] for a in self.actions(
+            '2.66', query='?changes-before=%s' % self.actions('2.58').json[
+                'instanceActions'][1]['updated_at']).json['instanceActions']])
+        for version, query in (('2.58', '?marker=req-nope'), ('2.58', '?limit=-1'),
+                               ('2.58', '?changes-since=yesterday'),
+                               ('2.58', '?changes-before=2020-01-01T00:00:00Z'),
+                               ('2.66', '?changes-since=2020-01-02T00:00:00Z'
+                                        '&changes-before=2020-01-01T00:00:00Z')):
+            self.assertEqual(400, self.actions(version, query=query).status_int, query)
+        # below 2.58 the query is ignored, as Nova ignores it
+        self.assertEqual(2, len(self.actions('2.57', query='?limit=1').json['instanceActions']))
+
+
+class EvacuationActionsTest(nova_fixtures.APITestCase):
+    """An evacuated server's actions show the evacuation, its steps and
+    how each ended, to its member and to the admin."""
+
+    def setUp(self):
+        super().setUp()
+        nova_fixtures.add_service('h-src', forced_down=True)
+        nova_fixtures.add_service('h-dst')
+        self.uuid = nova_fixtures.add_server('vm', host='h-src', launched_at=db_now())
+
+    def _evacuate(self):
+        resp = self.api.request('POST', '/v2.1/servers/%s/action' % self.uuid,
+                                body={'evacuate': {}}, version='2.16')
+        self.assertEqual(200, resp.status_int, resp.body)
+        return resp.headers['x-compute-request-id']
+
+    def _events(self, request_id, token, version='2.62'):
+        action = self.api.request('GET', '/v2.1/servers/%s/os-instance-actions/%s' % (
+            self.uuid, request_id), token=token, version=version).json['instanceAction']
+        return action, [(e['event'], e['result']) for e in action['events']]
+
+    def test_a_finished_evacuation(self):
+        request_id = self._evacuate()
+        compute = manager.ComputeManager('h-dst')
+        compute.driver.spawn_seconds = 0
+        compute.poll_once()
+        for token in (DEMO, ADMIN):
+            action, events = self._events(request_id, token)
+            self.assertEqual(('evacuate', 'admin', None),
+                             (action['action'], action['user_id'], action['message']))
+            self.assertEqual([('conductor_rebuild_server', 'Success'),
+                              ('compute_claim_evacuation', 'Success'),
+                              ('compute_rebuild_instance', 'Success')], events)
+        hosts = [e.get('host') for e in self._events(request_id, ADMIN)[0]['events']]
+        self.assertEqual(['h-dst', 'h-dst'], hosts[1:])
+
+    def test_no_valid_host_is_an_error_step(self):
+        service_db.service_update('h-dst', service_db.COMPUTE_BINARY, disabled=True)
+        request_id = self._evacuate()
+        action, events = self._events(request_id, DEMO)
+        self.assertEqual('Error', action['message'])
+        self.assertEqual([('conductor_rebuild_server', 'Error')], events)
