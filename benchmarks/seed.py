@@ -89,7 +89,7 @@ def seed_small(servers=1000, hosts=50, seed=5):
     ids = {h: service_db.service_register(h, service_db.COMPUTE_BINARY)['id'] for h in names}
     for host in groups['disabled']:
         service_db.service_update(host, service_db.COMPUTE_BINARY, disabled=True,
-                          disabled_reason='bench maintenance')
+                                  disabled_reason='bench maintenance')
     for host in groups['forced']:
         service_db.service_update(host, service_db.COMPUTE_BINARY, forced_down=True)
     beating = [ids[h] for h in names if h not in groups['stale']]
@@ -109,7 +109,7 @@ def seed_small(servers=1000, hosts=50, seed=5):
                      .values(launched_at=launched))
     for uuid in faulted:
         instance_db.instance_fault_create(uuid, 500, NO_VALID_HOST,
-                                 details='No enabled nova-compute service is up.')
+                                          details='No enabled nova-compute service is up.')
     return beating, groups
 
 

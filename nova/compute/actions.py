@@ -66,7 +66,7 @@ def _claim(context, row, action, task_state, vm_states, task_states=NO_TASK, **v
     """Set ``task_state`` if the server is still as checked; otherwise the
     409 its state now gives."""
     if instance_db.instance_update(row['uuid'], expected_task_state=task_states,
-                          expected_vm_state=vm_states, task_state=task_state, **values):
+                                   expected_vm_state=vm_states, task_state=task_state, **values):
         return
     now = compute.get(context, row['uuid'])
     check_state(now, action, vm_states, task_states)
@@ -113,7 +113,7 @@ def lock(context, row, reason=None):
         return
     values = {'locked_reason': reason} if reason else {}
     instance_db.instance_update(row['uuid'], locked=True,
-                       locked_by='owner' if _is_owner(context, row) else 'admin', **values)
+                                locked_by='owner' if _is_owner(context, row) else 'admin', **values)
 
 
 def locked_by_someone_else(context, row):
@@ -179,8 +179,9 @@ def evacuate(context, row, host=None, force=None):
                 action='evacuate')
         raise exception.ComputeServiceInUse(host=source)
     if destination is None:
-        instance_db.instance_fault_create(row['uuid'], 500, compute.NO_VALID_HOST,
-                                 details='No valid host for the evacuation from %s.' % source)
+        instance_db.instance_fault_create(
+            row['uuid'], 500, compute.NO_VALID_HOST,
+            details='No valid host for the evacuation from %s.' % source)
         LOG.warning('evacuate of %s from %s: no valid host', row['uuid'], source)
     return migration
 

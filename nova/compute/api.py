@@ -68,8 +68,8 @@ def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
     # in the page statement (benchmarks/README.rst, "How host_status is read")
     with engine.reader() as conn:
         rows = instance_db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker,
-                                with_service=with_host_status, service_states=states,
-                                live_hosts=live_hosts)
+                                         with_service=with_host_status, service_states=states,
+                                         live_hosts=live_hosts)
         if not rows and marker is not None and instance_db.instance_marker(conn, marker) is None:
             raise exception.MarkerNotFound(marker=marker)
     if not with_host_status:

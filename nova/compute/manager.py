@@ -100,7 +100,7 @@ class ComputeManager:
         # poll finishes it.)
         for item in instance_db.instances_for_compute(self.host, ('spawning',)):
             instance_db.instance_update(item['uuid'], expected_task_state=('spawning',),
-                               expected_host=self.host, task_state='scheduling')
+                                        expected_host=self.host, task_state='scheduling')
 
     def _sync_power_states(self):
         # Nova's power-state sync with resume_guests_state_on_host_boot
@@ -172,7 +172,7 @@ class ComputeManager:
 
     def _update(self, uuid, expected_task_state, **values):
         return instance_db.instance_update(uuid, expected_task_state=expected_task_state,
-                                  expected_host=self.host, **values)
+                                           expected_host=self.host, **values)
 
     def _build(self, uuid):
         if not self._update(uuid, ('scheduling',), task_state='spawning'):

@@ -81,7 +81,7 @@ def add_service(host, binary='nova-compute', seconds_ago=0, disabled=False,
     service_id = service_db.service_register(host, binary, topic='compute')['id']
     if disabled or forced_down or disabled_reason:
         service_db.service_update(host, binary, disabled=disabled, forced_down=forced_down,
-                              disabled_reason=disabled_reason)
+                                  disabled_reason=disabled_reason)
     with engine.writer() as conn:
         seen = conn.scalar(sa.select(db_now())) - datetime.timedelta(seconds=seconds_ago)
         conn.execute(sa.update(services).where(services.c.id == service_id).values(

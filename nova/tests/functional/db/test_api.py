@@ -177,9 +177,9 @@ class _InstanceTests:
         row = _server(task_state=None, vm_state='active')
         instance_db.instances_create([row])
         self.assertFalse(instance_db.instance_update(row['uuid'], expected_task_state=('deleting',),
-                                            task_state='deleting'))
+                                                     task_state='deleting'))
         self.assertTrue(instance_db.instance_update(row['uuid'], expected_task_state=(None,),
-                                           task_state='deleting'))
+                                                    task_state='deleting'))
 
     def test_destroy_is_a_soft_delete_visible_with_include_deleted(self):
         row = _server()
@@ -208,7 +208,7 @@ class _InstanceTests:
         instance_db.instances_create([_server(display_name=n) for n in ('web-1', 'web-2', 'db-1')])
         with engine.reader() as conn:
             rows = instance_db.instance_list(conn, {'name': '^web-[0-9]$'}, ['display_name'],
-                                    ['asc'], 10)
+                                             ['asc'], 10)
         self.assertEqual(['web-1', 'web-2'], [r['display_name'] for r in rows])
 
     def test_pages_follow_the_marker_in_both_directions(self):
@@ -237,15 +237,15 @@ class _InstanceTests:
                              for i, n in enumerate(names)])
         with engine.reader() as conn:
             locked = instance_db.instance_list(conn, {'locked': True}, ['display_name', 'id'],
-                                      ['asc', 'asc'], 10)
+                                               ['asc', 'asc'], 10)
             self.assertEqual(['s00', 's03'], [r['display_name'] for r in locked])
             self.assertEqual(4, len(instance_db.instance_list(conn, {'locked': False}, ['id'],
-                                                     ['asc'], 10)))
+                                                              ['asc'], 10)))
             # sort_key=locked pages exactly, locked ones first when descending
             seen, marker = [], None
             while True:
                 page = instance_db.instance_list(conn, {}, ['locked', 'id'], ['desc', 'desc'], 4,
-                                        marker)
+                                                 marker)
                 if not page:
                     break
                 seen += page

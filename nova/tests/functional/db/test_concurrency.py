@@ -129,7 +129,10 @@ class _ComputeRaceTests:
         nova._wait(lambda: 'started' in _read(second_log), 20, 'the second compute')
 
         uuids = _create(nova, 24)
-        _wait_active(nova, uuids)
+        # each build is four write transactions (claim, its instance-action
+        # event, ACTIVE, the event's end) from two racing processes: on a
+        # loaded 2-core machine MariaDB took over 30 s for the 24
+        _wait_active(nova, uuids, timeout=120)
         first = _built(_read(os.path.join(nova.data_dir, 'logs', 'nova-compute-host-1.log')))
         second = _built(_read(second_log))
         counts = collections.Counter(first + second)

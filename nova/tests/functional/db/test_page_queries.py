@@ -82,10 +82,10 @@ class _PageTests:
                 rows = instance_db.instance_list(conn, {'vm_state': states}, ['id'], ['asc'], 100)
                 self.assertEqual(count, len(rows), states)
             self.assertEqual(6, len(instance_db.instance_list(conn, {'project_id': 'p1'},
-                                                     ['id'], ['asc'], 100)))
+                                                              ['id'], ['asc'], 100)))
             for limit in (2, 5):     # one cached statement, the limit bound
                 self.assertEqual(limit, len(instance_db.instance_list(conn, {}, ['id'], ['asc'],
-                                                             limit)))
+                                                                      limit)))
 
 
 class _ServiceJoinTests:
@@ -151,14 +151,14 @@ class _DeepPageTests:
                 conn, filters, ['created_at', 'id'], ['desc', 'desc'], self.SERVERS)]
             marker = order[deep]
             query = instance_db._page_query(False, tuple(filters), ('created_at', 'id'),
-                                   ('desc', 'desc'), 'uuid', False)
+                                            ('desc', 'desc'), 'uuid', False)
             compiled = query.compile(dialect=conn.dialect)
             values = dict(compiled.params, limit=100, marker=marker, **filters)
             params = (tuple(values[k] for k in compiled.positiontup)
                       if compiled.positional else values)
             plan = conn.exec_driver_sql(self.EXPLAIN + compiled.string, params).fetchall()
             page = instance_db.instance_list(conn, filters, ['created_at', 'id'], ['desc', 'desc'],
-                                    100, marker)
+                                             100, marker)
         self.assertEqual(order[deep + 1:deep + 101], [r['uuid'] for r in page])
         return plan
 
