@@ -101,7 +101,8 @@ WAITS = [
 FENCE_WAITS = ('hold', 'power_off', 'confirm')
 # sums of consecutive waits: (key, first wait, last wait, what)
 SPANS = [
-    ('fence_share', 'hold', 'fence', 'UNKNOWN -> forced down: the fence\'s own share'),
+    ('fence_share', 'hold', 'down', 'UNKNOWN -> DOWN read: the fence\'s share (unfenced: '
+                                    'the force-down\'s)'),
     ('ours', 'stale', 'notify', 'kill -> Masakari accepted: detection, fence, notification'),
 ]
 
@@ -409,13 +410,13 @@ def table(summaries):
 
 
 def fence_adds(summaries):
-    """What fencing adds at p50 (fenced minus unfenced): to our part and
-    to the total; {} without a fenced drill."""
+    """What fencing adds at p50 (fenced minus unfenced): between UNKNOWN
+    and DOWN, to our part, to the total; {} without a fenced drill."""
     fenced = [s for label, s in summaries.items() if label.startswith('fenced')]
     if not fenced or 'unfenced' not in summaries:
         return {}
     return {key: round(fenced[0][key]['p50'] - summaries['unfenced'][key]['p50'], 2)
-            for key in ('ours', 'total')}
+            for key in ('fence_share', 'ours', 'total')}
 
 
 def parse(argv=None):
