@@ -15,15 +15,16 @@ SIGSTOPped instead (a hung host) and its watcher fences it through its
 simulated BMC with Debian's fence_redfish ([fencing], the all-in-one's
 ``--fence redfish``): fence_requested, the BMC's power-off (the host's
 power record), fence_confirmed (the agent read Off) and the force-down
-are the fence's waits, each read from its own record. Masakari's engine runs with the short
-wait periods of the functional tests (masakari_server.WAITS), its API
-without the random delay before a notification (NO_DELAY). The results
-and what bounds each wait: benchmarks/README.rst, "Time to recovery".
+are the fence's waits, each read from its own record. Masakari's engine
+runs with the short wait periods of the functional tests
+(masakari_server.WAITS), its API without the random delay before a
+notification (NO_DELAY). The results and what bounds each wait:
+benchmarks/README.rst, "Time to recovery".
 
-One all-in-one (a drill) with ``--runs`` + 2 hosts for every run; run k kills
-host-k, whose compute the all-in-one never restarts (Masakari leaves it
-disabled and forced down, and on maintenance in its segment), so each
-run recovers a host of its own. Before a run its servers are booted on
+Each drill is one all-in-one with ``--runs`` + 2 hosts for every run;
+run k kills host-k, whose compute the all-in-one never restarts (Masakari
+leaves it disabled and forced down, and on maintenance in its segment),
+so each run recovers a host of its own. Before a run its servers are booted on
 host-k (every other live host disabled meanwhile); after it they are
 deleted, so the next victim runs only its own.
 
@@ -49,13 +50,13 @@ import time
 
 import sqlalchemy as sa
 
+from nova.db import fencing as fencing_store
 from nova.db import host_status_events as store
 from nova.db.models import host_status_events, migrations
 from nova.tests.functional import fixtures as func
 from nova.tests.functional import keystone_server
 from nova.tests.functional import masakari_server
 from nova.tests.functional import server_actions
-from nova.db import fencing as fencing_store
 from nova.virt import fake
 from nova.virt import power
 
