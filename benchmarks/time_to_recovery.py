@@ -3,7 +3,8 @@ of them ACTIVE on another host, through the host-status watcher, OpenStack
 Masakari 22 and evacuate, with the all-in-one behind Keystone 30.
 
     python -m benchmarks.time_to_recovery [--runs 5] [--servers 10]
-        [--recovery-threads N] [--hash-rounds N] [--fence redfish]
+        [--recovery-threads N] [--hash-rounds N] [--fence redfish
+        [--brake-window S]]
 
 Drill configuration: report_interval 1 s, service_down_time 3 s; the
 all-in-one's own watcher (its nova-host-status-watcher process) with
@@ -74,7 +75,7 @@ NO_DELAY = {'notification_delay_max': 0}
 DRILL_CONFIG = """
 [host_status_watcher]
 notify_masakari = true
-%(force_down)s
+%(fencing)s
 [masakari]
 auth_type = password
 auth_url = %(url)s
@@ -116,9 +117,11 @@ class Drill:
     """Keystone, Masakari, and an all-in-one behind them whose watcher is
     Masakari's host monitor."""
 
-    def __init__(self, hosts, recovery_threads=None, hash_rounds=None, fence=None):
+    def __init__(self, hosts, recovery_threads=None, hash_rounds=None, fence=None,
+                 brake_window=None):
         self.hosts = hosts
         self.fence = fence
+        self.brake_window = brake_window
         self.label = 'fenced (%s)' % fence if fence else 'unfenced'
         self.waits = dict(masakari_server.WAITS, **NO_DELAY)
         if recovery_threads is not None:
@@ -138,7 +141,7 @@ class Drill:
             config = self.keystone.authtoken_config() + DRILL_CONFIG % {
                 'url': self.keystone.url, 'password': keystone_server.PASSWORD,
                 'region': keystone_server.REGION,
-                'force_down': '' if self.fence else 'force_down_after_unknown = 0\n'}
+                'fencing': self._fencing_config()}
             self.nova = func.AllInOne(hosts=self.hosts, report_interval=REPORT_INTERVAL,
                                       service_down_time=DOWN_TIME, extra_config=config,
                                       tokens=tokens, ready_timeout=180, fence=self.fence)
@@ -156,6 +159,15 @@ class Drill:
             raise
         self.dead = set()
         return self
+
+    def _fencing_config(self):
+        """[host_status_watcher] lines, and [fencing] ones beyond what the
+        all-in-one's --fence sets."""
+        if not self.fence:
+            return 'force_down_after_unknown = 0\n'
+        if self.brake_window:
+            return '\n[fencing]\nbrake_window = %g\n' % self.brake_window
+        return ''
 
     def __exit__(self, *exc):
         try:
@@ -433,6 +445,9 @@ def parse(argv=None):
                         help='a second drill, its runs alternating with the unfenced one\'s: '
                              'SIGSTOP the compute and let the watcher fence it through its '
                              'simulated Redfish BMC (fence_redfish) before it forces it down')
+    parser.add_argument('--brake-window', type=float,
+                        help='with --fence: [fencing] brake_window, the seconds a host reads '
+                             'UNKNOWN before it is fenced (default: twice report_interval)')
     return parser.parse_args(argv)
 
 
@@ -451,14 +466,15 @@ def drive(drills, runs, servers):
 
 def main():
     args = parse()
-    drills = [Drill(args.runs + 2, args.recovery_threads, args.hash_rounds, fence)
+    drills = [Drill(args.runs + 2, args.recovery_threads, args.hash_rounds, fence,
+                    args.brake_window)
               for fence in [None] + ([args.fence] if args.fence else [])]
     print('report_interval %d s, service_down_time %d s, unfenced: '
           'force_down_after_unknown 0%s, Masakari %s, Keystone password_hash_rounds %s; '
           'goal <= %.0f s' % (
               REPORT_INTERVAL, DOWN_TIME,
               ('; fenced: fence_redfish, fence_after_unknown 0, brake_window %g s'
-               % (2.0 * REPORT_INTERVAL) if args.fence else ''),
+               % (args.brake_window or 2.0 * REPORT_INTERVAL) if args.fence else ''),
               ', '.join('%s %s' % kv for kv in sorted(drills[0].waits.items())),
               args.hash_rounds or 'default', GOAL), flush=True)
     with contextlib.ExitStack() as stack:
