@@ -89,6 +89,11 @@ def write_config(args):
                 '[compute]\nfake_state_dir = %s\n'
                 % (os.path.join(data_dir, 'nova.sqlite'), os.path.join(data_dir, 'policy.yaml'),
                    os.path.join(data_dir, 'hypervisors')))
+        if args.fence:
+            # here, not among the flags: a --config-file may tune or turn
+            # off what --fence turns on
+            f.write('\n[fencing]\nenabled = true\nconfig_file = %s\nfence_after_unknown = 0\n'
+                    % fencing_file(data_dir))
     policy_file = os.path.join(data_dir, 'policy.yaml')
     if not os.path.exists(policy_file):
         with open(policy_file, 'w') as f:
@@ -106,9 +111,6 @@ def write_config(args):
         f.write('metrics_host = 127.0.0.1\nmetrics_port = %d\n' % args.metrics_port)
         f.write('\n[host_status_watcher]\nmetrics_host = 127.0.0.1\nmetrics_port = %d\n'
                 % args.watcher_metrics_port)
-        if args.fence:
-            f.write('\n[fencing]\nenabled = true\nconfig_file = %s\nfence_after_unknown = 0\n'
-                    % fencing_file(data_dir))
         if args.servicegroup_url:
             f.write('\n[servicegroup]\ndriver = lease\nbackend_url = %s\n'
                     % args.servicegroup_url.replace('$', '$$'))   # oslo.config's $ substitution
