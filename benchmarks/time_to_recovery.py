@@ -8,9 +8,10 @@ Masakari 22 and evacuate, with the all-in-one behind Keystone 30.
 
 Drill configuration: report_interval 1 s, service_down_time 3 s; the
 all-in-one's own watcher (its nova-host-status-watcher process) with
-``notify_masakari = true`` and ``force_down_after_unknown = 0``: it forces
-a host down at the tick it first reads UNKNOWN, and the DOWN that follows
-is what it notifies Masakari of. ``--fence redfish`` adds a second drill
+``notify_masakari = true`` and ``force_down_after_unknown = 2`` (twice
+report_interval, the least the watcher takes without a fence): it forces a
+host down 2 s after it first reads UNKNOWN, and the DOWN that follows is
+what it notifies Masakari of. ``--fence redfish`` adds a second drill
 beside that one, its runs alternating with the first's: its compute is
 SIGSTOPped instead (a hung host) and its watcher fences it through its
 simulated BMC with Debian's fence_redfish ([fencing], the all-in-one's
@@ -62,6 +63,8 @@ from nova.virt import fake
 from nova.virt import power
 
 REPORT_INTERVAL = 1
+# the least force_down_after_unknown the watcher takes without a fence
+UNFENCED_HOLD = 2 * REPORT_INTERVAL
 DOWN_TIME = 3
 V253 = '2.53'
 GOAL = 15.0
@@ -164,7 +167,7 @@ class Drill:
         """[host_status_watcher] lines, and [fencing] ones beyond what the
         all-in-one's --fence sets."""
         if not self.fence:
-            return 'force_down_after_unknown = 0\n'
+            return 'force_down_after_unknown = %g\n' % UNFENCED_HOLD
         if self.brake_window:
             return '\n[fencing]\nbrake_window = %g\n' % self.brake_window
         return ''
@@ -470,9 +473,9 @@ def main():
                     args.brake_window)
               for fence in [None] + ([args.fence] if args.fence else [])]
     print('report_interval %d s, service_down_time %d s, unfenced: '
-          'force_down_after_unknown 0%s, Masakari %s, Keystone password_hash_rounds %s; '
+          'force_down_after_unknown %g%s, Masakari %s, Keystone password_hash_rounds %s; '
           'goal <= %.0f s' % (
-              REPORT_INTERVAL, DOWN_TIME,
+              REPORT_INTERVAL, DOWN_TIME, UNFENCED_HOLD,
               ('; fenced: fence_redfish, fence_after_unknown 0, brake_window %g s'
                % (args.brake_window or 2.0 * REPORT_INTERVAL) if args.fence else ''),
               ', '.join('%s %s' % kv for kv in sorted(drills[0].waits.items())),

@@ -38,7 +38,7 @@ def main(argv=None):
     try:
         agents = fencer.check_config()
     except fence_agents.FencingConfigError as exc:
-        raise SystemExit('nova-host-status-watcher: bad fencing configuration: %s' % exc)
+        raise SystemExit('nova-host-status-watcher: bad configuration: %s' % exc)
     watcher = host_status_watcher.Watcher(metrics=serve_metrics(), fence_agents=agents)
     signal.signal(signal.SIGTERM, lambda *_: watcher.stop())
     signal.signal(signal.SIGINT, lambda *_: watcher.stop())

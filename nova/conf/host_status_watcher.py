@@ -33,14 +33,16 @@ watcher_opts = [
                       'stale, never forced down) this many seconds. Unset, a stale '
                       'heartbeat alone never starts a recovery: without a fence the '
                       'host may still run its servers while Masakari evacuates them '
-                      '(see the operator guide).'),
+                      '(see the operator guide). At least twice report_interval (a '
+                      'host one beat late is alive); refused while [fencing] is on.'),
     cfg.FloatOpt('force_down_after_unknown', min=0,
                  help='Force down a compute service whose host has been UNKNOWN this '
                       'many seconds, as a fencing agent does once it has powered the '
                       'host off. Only for hosts whose stale heartbeat proves them dead '
                       '(the simulated hosts of nova-all-in-one, a drill): a live host '
                       'forced down would run its servers twice once they are '
-                      'evacuated. Unset: never.'),
+                      'evacuated. At least twice report_interval (a host one beat '
+                      'late is alive); refused while [fencing] is on. Unset: never.'),
 ]
 
 

@@ -42,6 +42,7 @@ def check_config():
     naming the option, host and key that are wrong."""
     watcher = CONF.host_status_watcher
     if not CONF.fencing.enabled:
+        _check_unfenced_delays(watcher)
         return None
     for name in ('force_down_after_unknown', 'notify_after_unknown'):
         if getattr(watcher, name) is not None:
@@ -59,6 +60,26 @@ def check_config():
     enabled = [row['host'] for row in rows if not row['disabled'] and not row['forced_down']]
     fence_agents.check_hosts(agents, enabled, CONF.fencing.config_file)
     return agents
+
+
+def unfenced_minimum():
+    """The least ``force_down_after_unknown``/``notify_after_unknown`` the
+    watcher takes without a fence: one more heartbeat interval, and as much
+    again for a beat that is merely late. Below it, a live host that missed
+    one beat would be forced down, or its servers evacuated, while it runs
+    them."""
+    return 2.0 * CONF.report_interval
+
+
+def _check_unfenced_delays(watcher):
+    minimum = unfenced_minimum()
+    for name in ('force_down_after_unknown', 'notify_after_unknown'):
+        value = getattr(watcher, name)
+        if value is not None and value < minimum:
+            raise fence_agents.FencingConfigError(
+                '[host_status_watcher] %s = %g is below %g s (twice report_interval): '
+                'a live host whose heartbeat is one beat late would be acted on as dead'
+                % (name, value, minimum))
 
 
 def fence_delay():

@@ -165,6 +165,18 @@ class WatcherBrakeTest(testtools.TestCase):
         self.assertIn('config_file is not set', str(exc))
 
 
+    def test_without_fencing_a_delay_shorter_than_a_late_beat_is_refused(self):
+        CONF.set_override('report_interval', 2)
+        self.addCleanup(CONF.clear_override, 'report_interval')
+        for name in ('force_down_after_unknown', 'notify_after_unknown'):
+            self.addCleanup(CONF.clear_override, name, group='host_status_watcher')
+            CONF.set_override(name, 3.5, group='host_status_watcher')
+            exc = self.assertRaises(fence_agents.FencingConfigError, fencer.check_config)
+            self.assertIn('[host_status_watcher] %s = 3.5 is below 4 s' % name, str(exc))
+            CONF.set_override(name, 4, group='host_status_watcher')
+            self.assertIsNone(fencer.check_config())
+
+
 class SamplesTest(testtools.TestCase):
     """The documented samples (doc/source/notification_samples) are what the
     watcher sends for each fencing event, but for ids and times."""
