@@ -17,7 +17,11 @@ What uWSGI is told, and why:
 * ``--lazy-apps``: each worker imports nova.api.openstack.uwsgi_worker
   after the fork and builds its own app, engine and policy enforcer.
 * SIGTERM is ``gracefully_kill_them_all``: workers stop accepting and
-  finish what they serve, for at most [api] graceful_timeout seconds.
+  finish what they serve, for at most [api] graceful_timeout seconds
+  (``--worker-reload-mercy`` and ``--reload-mercy``: without the latter a
+  worker still loading its app when the stop came kept the master waiting);
+  should uWSGI still run 5 s after that, this process sends SIGQUIT (stop
+  at once), then SIGKILL: a stop is always bounded.
 * ``--harakiri 60``: a request still running after 60 s restarts its worker
   (gunicorn's worker timeout).
 * ``--buffer-size``: the largest request head; the 414/431 limits are the
@@ -29,11 +33,14 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import nova.conf
 
 CONF = nova.conf.CONF
 PR_SET_PDEATHSIG = 1
+# seconds past [api] graceful_timeout before a stop is forced
+STOP_MARGIN = 5
 
 
 def uwsgi_binary():
@@ -55,6 +62,7 @@ def command():
         '--hook-master-start', 'unix_signal:15 gracefully_kill_them_all',
         '--hook-master-start', 'unix_signal:2 gracefully_kill_them_all',
         '--worker-reload-mercy', str(CONF.api.graceful_timeout),
+        '--reload-mercy', str(CONF.api.graceful_timeout),
         '--harakiri', '60',
         '--buffer-size', '65535', '--max-vars', '512',
         '--disable-logging', '--ignore-sigpipe', '--ignore-write-errors',
@@ -76,15 +84,23 @@ def run(argv, metrics):
         # uWSGI's processes must not hold the metrics port
         os.set_inheritable(metrics.server.socket.fileno(), False)
     child = subprocess.Popen(command(), env=env, preexec_fn=_die_with_parent)
+    deadline = []
 
     def forward(signum, _frame):
         if child.poll() is None:
             child.send_signal(signal.SIGTERM)
+            if not deadline:
+                deadline.append(time.monotonic() + CONF.api.graceful_timeout + STOP_MARGIN)
 
     signal.signal(signal.SIGTERM, forward)
     signal.signal(signal.SIGINT, forward)
+    escalation = [signal.SIGQUIT, signal.SIGKILL]
     while True:
         try:
-            return child.wait()
+            return child.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            if deadline and escalation and time.monotonic() > deadline[0]:
+                child.send_signal(escalation.pop(0))
+                deadline[0] = time.monotonic() + STOP_MARGIN
         except InterruptedError:
             continue
