@@ -133,8 +133,17 @@ class _ComputeRaceTests:
         # event, ACTIVE, the event's end) from two racing processes: on a
         # loaded 2-core machine MariaDB took over 30 s for the 24
         _wait_active(nova, uuids, timeout=120)
-        first = _built(_read(os.path.join(nova.data_dir, 'logs', 'nova-compute-host-1.log')))
-        second = _built(_read(second_log))
+        first_log = os.path.join(nova.data_dir, 'logs', 'nova-compute-host-1.log')
+        built = {}
+
+        def all_logged():
+            # a compute logs 'built' after its ACTIVE commit and the
+            # instance-action event's end: ACTIVE alone comes first
+            built['first'] = _built(_read(first_log))
+            built['second'] = _built(_read(second_log))
+            return set(uuids) <= set(built['first'] + built['second'])
+        nova._wait(all_logged, 30, 'every build logged')
+        first, second = built['first'], built['second']
         counts = collections.Counter(first + second)
         self.assertEqual(set(uuids), set(counts))
         self.assertEqual({1}, set(counts.values()), 'built twice: %s'
