@@ -47,6 +47,10 @@ POWER_TASKS = {
 WORK_TASK_STATES = ('scheduling', 'deleting') + tuple(POWER_TASKS)
 
 
+class _Stopping(Exception):
+    """stop() was called while a write was being retried."""
+
+
 class ComputeManager:
     def __init__(self, host):
         self.host = host
@@ -68,9 +72,12 @@ class ComputeManager:
         self._was_forced_down = False
 
     def start(self):
-        self.service = self._until_written(self._register)
-        self._until_written(self._resume_interrupted_builds)
-        self._until_written(self._sync_power_states)
+        try:
+            self.service = self._until_written(self._register)
+            self._until_written(self._resume_interrupted_builds)
+            self._until_written(self._sync_power_states)
+        except _Stopping:
+            raise SystemExit(1)
         self._heartbeat_thread = threading.Thread(
             target=servicegroup.API().join,
             args=(self.service, self.stop_event, self.lapse_guard),
@@ -82,17 +89,21 @@ class ComputeManager:
     def _register(self):
         return service_db.service_register(self.host, service_db.COMPUTE_BINARY, topic='compute')
 
-    def _until_written(self, step):
-        """Run a step of the start until the database takes it: one that is
-        away, or whose lock a process frozen mid-write holds (SQLite), is
-        retried every report_interval, never a reason to exit."""
+    def _until_written(self, step, *args, **kwargs):
+        """Run ``step`` until the database takes it: one that is away, or
+        whose lock a process frozen mid-write holds (SQLite), is retried
+        every report_interval, never a reason to exit. Used for the steps
+        of the start, and for every write after a build's claim: the claim
+        is committed, so a write given up there would leave the server
+        building, or its action's event open, for good. Raises _Stopping
+        once stop() is called (the next start resumes the build)."""
         while True:
             try:
-                return step()
+                return step(*args, **kwargs)
             except db_exc.DBError as exc:
-                LOG.error('cannot start yet (%s; retrying): %s', step.__name__, exc)
+                LOG.error('cannot write yet (%s; retrying): %s', step.__name__, exc)
                 if self.stop_event.wait(CONF.report_interval):
-                    raise SystemExit(1)
+                    raise _Stopping()
 
     def _resume_interrupted_builds(self):
         # A build claimed by a previous run of this host that died mid-spawn.
@@ -120,6 +131,8 @@ class ComputeManager:
         while not self.stop_event.is_set():
             try:
                 self.poll_once()
+            except _Stopping:
+                return
             except db_exc.DBError as exc:
                 LOG.error('work poll failed (will retry): %s', exc)
             except Exception:
@@ -177,23 +190,26 @@ class ComputeManager:
     def _build(self, uuid):
         if not self._update(uuid, ('scheduling',), task_state='spawning'):
             return  # someone else claimed it, or it is being deleted
-        actions.event_start(uuid, actions.CREATE, actions.BUILD_EVENT, self.host)
+        self._until_written(actions.event_start, uuid, actions.CREATE, actions.BUILD_EVENT,
+                            self.host)
         power_state = self.driver.spawn(uuid, self.stop_event)
         if self.stop_event.is_set():
             # stopping mid-build: give the claim back for the next start
             self._update(uuid, ('spawning',), task_state='scheduling')
             return
-        if self._update(uuid, ('spawning',), vm_state='active', task_state=None,
-                        power_state=power_state, launched_at=db_now()):
-            actions.event_finish(uuid, actions.CREATE, actions.BUILD_EVENT, actions.SUCCESS)
+        if self._until_written(self._update, uuid, ('spawning',), vm_state='active',
+                               task_state=None, power_state=power_state,
+                               launched_at=db_now()):
+            self._until_written(actions.event_finish, uuid, actions.CREATE,
+                                actions.BUILD_EVENT, actions.SUCCESS)
             LOG.info('built %s', uuid)
 
     def _delete(self, uuid):
         actions.event_start(uuid, actions.DELETE, actions.TERMINATE_EVENT, self.host)
         self.driver.destroy(uuid)
         if instance_db.instance_destroy(uuid, expected_host=self.host):
-            actions.event_finish(uuid, actions.DELETE, actions.TERMINATE_EVENT,
-                                 actions.SUCCESS)
+            self._until_written(actions.event_finish, uuid, actions.DELETE,
+                                actions.TERMINATE_EVENT, actions.SUCCESS)
             LOG.info('deleted %s', uuid)
 
     def _power_action(self, uuid, task):
@@ -208,7 +224,7 @@ class ComputeManager:
         power_state = do(self.driver, uuid)
         if self._update(uuid, (task,), vm_state=vm_state, task_state=None,
                         power_state=power_state):
-            actions.event_finish(uuid, action, event, actions.SUCCESS)
+            self._until_written(actions.event_finish, uuid, action, event, actions.SUCCESS)
             LOG.info('%s %s: %s', task, uuid, vm_state)
 
     def _rebuild_evacuated(self, migration):
@@ -237,11 +253,12 @@ class ComputeManager:
                               rebuilt=dict(power_state=power_state, launched_at=db_now()),
                               settled=dict(vm_state='active',
                                            task_state='powering-off' if stopped else None)):
-            actions.event_finish(uuid, actions.EVACUATE, actions.REBUILD_EVENT,
-                                 actions.SUCCESS)
+            self._until_written(actions.event_finish, uuid, actions.EVACUATE,
+                                actions.REBUILD_EVENT, actions.SUCCESS)
             LOG.info('rebuilt %s, evacuated from %s', uuid, migration['source_compute'])
         else:
-            actions.event_finish(uuid, actions.EVACUATE, actions.REBUILD_EVENT, actions.ERROR)
+            self._until_written(actions.event_finish, uuid, actions.EVACUATE,
+                                actions.REBUILD_EVENT, actions.ERROR)
             self.driver.destroy(uuid)
             LOG.warning('evacuation of %s from %s ended meanwhile: copy destroyed',
                         uuid, migration['source_compute'])

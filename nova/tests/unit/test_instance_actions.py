@@ -2,7 +2,14 @@
 poll_once on one SQLite file. What each request records, the events of
 each step with Nova's names, what a member and an admin see at each
 microversion Nova changes it, paging, and the 404s."""
+from unittest import mock
+
+from oslo_db import exception as db_exc
+
+from nova.compute import instance_actions as actions
 from nova.compute import manager
+import nova.conf
+from nova.db import instances as instance_db
 from nova.db import services as service_db
 from nova.db.dbtime import db_now
 from nova.tests import fixtures as nova_fixtures
@@ -126,6 +133,38 @@ class InstanceActionsTest(nova_fixtures.APITestCase):
         self.assertEqual(2, len(self.actions('2.57', query='?limit=1').json['instanceActions']))
 
 
+    def test_a_database_error_after_the_claim_delays_the_build_never_strands_it(self):
+        # the claim (scheduling -> spawning) is committed: a write that
+        # fails after it is retried, else the server stays BUILD and its
+        # build step open until the compute restarts
+        nova.conf.CONF.set_override('report_interval', 1)
+        self.addCleanup(nova.conf.CONF.clear_override, 'report_interval')
+        resp = self.api.request('POST', '/v2.1/servers', token=DEMO, version='2.37', body={
+            'server': {'name': 'vm2', 'imageRef': nova_fixtures.IMAGE, 'flavorRef': '1',
+                       'networks': 'none'}})
+        uuid, request_id = resp.json['server']['id'], resp.headers['x-compute-request-id']
+        failed = []
+
+        def once(write, when=lambda *a, **kw: True):
+            def flaky(*args, **kwargs):
+                if when(*args, **kwargs) and write.__name__ not in failed:
+                    failed.append(write.__name__)
+                    raise db_exc.DBConnectionError('the database went away')
+                return write(*args, **kwargs)
+            return flaky
+        with mock.patch.object(instance_db, 'instance_update', once(
+                instance_db.instance_update, lambda *a, **kw: kw.get('vm_state') == 'active')), \
+                mock.patch.object(actions, 'event_start', once(actions.event_start)), \
+                mock.patch.object(actions, 'event_finish', once(actions.event_finish)):
+            self.compute.poll_once()
+        self.assertEqual(['event_start', 'instance_update', 'event_finish'], failed)
+        shown = self.api.request('GET', '/v2.1/servers/%s' % uuid, token=DEMO)
+        self.assertEqual('ACTIVE', shown.json['server']['status'])
+        events = self.api.request('GET', '/v2.1/servers/%s/os-instance-actions/%s' % (
+            uuid, request_id), token=ADMIN, version='2.62').json['instanceAction']['events']
+        self.assertEqual([('compute__do_build_and_run_instance', 'Success')],
+                         [(e['event'], e['result']) for e in events])
+
 class EvacuationActionsTest(nova_fixtures.APITestCase):
     """An evacuated server's actions show the evacuation, its steps and
     how each ended, to its member and to the admin."""
@@ -168,3 +207,4 @@ class EvacuationActionsTest(nova_fixtures.APITestCase):
         action, events = self._events(request_id, DEMO)
         self.assertEqual('Error', action['message'])
         self.assertEqual([('conductor_rebuild_server', 'Error')], events)
+

@@ -137,8 +137,8 @@ class _ComputeRaceTests:
         built = {}
 
         def all_logged():
-            # a compute logs 'built' after its ACTIVE commit and the
-            # instance-action event's end: ACTIVE alone comes first
+            # a compute logs 'built' after its ACTIVE commit and the end of
+            # its build event (retried on a deadlock): ACTIVE comes first
             built['first'] = _built(_read(first_log))
             built['second'] = _built(_read(second_log))
             return set(uuids) <= set(built['first'] + built['second'])

@@ -118,7 +118,7 @@ class FrozenWriterTest(testtools.TestCase):
     def test_a_compute_starting_meanwhile_retries_then_registers(self):
         writer = self.useFixture(FrozenWriter(self.path))
         compute, log = self._start_compute('h-late')
-        func.AllInOne._wait(lambda: (b'cannot start yet' in self._read(log)
+        func.AllInOne._wait(lambda: (b'cannot write yet (_register' in self._read(log)
                                      or compute.poll() is not None),
                             WAIT, 'the compute to find the lock held')
         self.assertIsNone(compute.poll(), self._read(log))
