@@ -37,6 +37,8 @@ from nova.virt import power
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
+# what a moment later may pass (SQLite's lock held too long is a DBDeadlock)
+TRANSIENT_DB_ERRORS = (db_exc.DBConnectionError, db_exc.DBDeadlock)
 # task_state -> (what the driver does, the vm_state after it)
 POWER_TASKS = {
     'powering-off': (fake.FakeDriver.power_off, 'stopped'),
@@ -73,9 +75,9 @@ class ComputeManager:
 
     def start(self):
         try:
-            self.service = self._until_written(self._register)
-            self._until_written(self._resume_interrupted_builds)
-            self._until_written(self._sync_power_states)
+            self.service = self._until_started(self._register)
+            self._until_started(self._resume_interrupted_builds)
+            self._until_started(self._sync_power_states)
         except _Stopping:
             raise SystemExit(1)
         self._heartbeat_thread = threading.Thread(
@@ -89,18 +91,27 @@ class ComputeManager:
     def _register(self):
         return service_db.service_register(self.host, service_db.COMPUTE_BINARY, topic='compute')
 
+    def _until_started(self, step):
+        """Run a step of the start until the database takes it: one that is
+        away, not migrated yet, or whose lock a process frozen mid-write
+        holds (SQLite) is retried every report_interval, never a reason to
+        exit."""
+        return self._retried(db_exc.DBError, step)
+
     def _until_written(self, step, *args, **kwargs):
-        """Run ``step`` until the database takes it: one that is away, or
-        whose lock a process frozen mid-write holds (SQLite), is retried
-        every report_interval, never a reason to exit. Used for the steps
-        of the start, and for every write after a build's claim: the claim
-        is committed, so a write given up there would leave the server
-        building, or its action's event open, for good. Raises _Stopping
-        once stop() is called (the next start resumes the build)."""
+        """A write after a build's claim, retried the same way while the
+        database is away or deadlocked: the claim is committed, so a write
+        given up there would leave the server building, or its action's
+        event open, for good. (Any other error is a bug, not a reason to
+        hold this host's work: it ends the poll as before.)"""
+        return self._retried(TRANSIENT_DB_ERRORS, step, *args, **kwargs)
+
+    def _retried(self, errors, step, *args, **kwargs):
+        # Raises _Stopping once stop() is called: the next start resumes.
         while True:
             try:
                 return step(*args, **kwargs)
-            except db_exc.DBError as exc:
+            except errors as exc:
                 LOG.error('cannot write yet (%s; retrying): %s', step.__name__, exc)
                 if self.stop_event.wait(CONF.report_interval):
                     raise _Stopping()

@@ -165,6 +165,19 @@ class InstanceActionsTest(nova_fixtures.APITestCase):
         self.assertEqual([('compute__do_build_and_run_instance', 'Success')],
                          [(e['event'], e['result']) for e in events])
 
+    def test_an_error_a_retry_cannot_mend_ends_the_poll_not_the_host(self):
+        # a bug (not the database away or deadlocked) is not retried: the
+        # poll ends, the run loop logs it, and the host's other work goes on
+        resp = self.api.request('POST', '/v2.1/servers', token=DEMO, version='2.37', body={
+            'server': {'name': 'vm2', 'imageRef': nova_fixtures.IMAGE, 'flavorRef': '1',
+                       'networks': 'none'}})
+        with mock.patch.object(actions, 'event_start',
+                               side_effect=db_exc.DBError('a bug, not a blip')):
+            self.assertRaises(db_exc.DBError, self.compute.poll_once)
+        shown = self.api.request('GET', '/v2.1/servers/%s' % resp.json['server']['id'],
+                                 token=DEMO)
+        self.assertEqual('BUILD', shown.json['server']['status'])
+
 class EvacuationActionsTest(nova_fixtures.APITestCase):
     """An evacuated server's actions show the evacuation, its steps and
     how each ended, to its member and to the admin."""

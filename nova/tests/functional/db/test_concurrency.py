@@ -132,8 +132,13 @@ class _ComputeRaceTests:
         # each build is four write transactions (claim, its instance-action
         # event, ACTIVE, the event's end) from two racing processes: on a
         # loaded 2-core machine MariaDB took over 30 s for the 24
-        _wait_active(nova, uuids, timeout=120)
         first_log = os.path.join(nova.data_dir, 'logs', 'nova-compute-host-1.log')
+        try:
+            _wait_active(nova, uuids, timeout=120)
+        except AssertionError as exc:
+            errors = [line for path in (first_log, second_log)
+                      for line in _read(path).splitlines() if ' ERROR ' in line]
+            raise AssertionError('%s; the computes logged: %s' % (exc, errors[-20:]))
         built = {}
 
         def all_logged():
