@@ -14,6 +14,7 @@ from nova.compute import flavor_extra_specs
 from nova.compute import instance_actions
 from nova.compute import scheduler
 from nova.compute import server_groups
+from nova.db import engine
 from nova.db import instances as instance_db
 from nova.db import services as service_db
 from nova.db import evacuations
@@ -63,10 +64,18 @@ def check_host(row):
 
 
 def _claim(context, row, action, task_state, vm_states, task_states=NO_TASK, **values):
-    """Set ``task_state`` if the server is still as checked; otherwise the
-    409 its state now gives."""
-    if instance_db.instance_update(row['uuid'], expected_task_state=task_states,
-                                   expected_vm_state=vm_states, task_state=task_state, **values):
+    """Set ``task_state`` if the server is still as checked, and record
+    ``action`` (Nova's instance action of that name) in the same
+    transaction: the server's compute may find the task the moment it is
+    committed, and its step must find the action (and a claim whose record
+    fails is no claim). Otherwise the 409 its state now gives."""
+    with engine.writer() as conn:
+        claimed = instance_db.instance_update(
+            row['uuid'], expected_task_state=task_states, expected_vm_state=vm_states,
+            task_state=task_state, conn=conn, **values)
+        if claimed:
+            instance_actions.record(context, [row['uuid']], action, conn=conn)
+    if claimed:
         return
     now = compute.get(context, row['uuid'])
     check_state(now, action, vm_states, task_states)

@@ -270,12 +270,12 @@ def flavor_copy(flavor, extra_specs=None):
 
 
 def instance_update(uuid, expected_task_state=(), expected_vm_state=(), expected_host=None,
-                    **values):
+                    conn=None, **values):
     """Update a live server; with expected_task_state the update is a claim
     that succeeds only if the task_state is still one of those given (and
     the vm_state one of expected_vm_state, the host expected_host, when
-    given: a compute never writes to a server that moved away).
-    Returns True when the row changed."""
+    given: a compute never writes to a server that moved away). In
+    ``conn``'s transaction when given. Returns True when the row changed."""
     query = (sa.update(instances)
              .where(instances.c.uuid == uuid, instances.c.deleted == 0)
              .values(updated_at=db_now(), **values))
@@ -289,6 +289,8 @@ def instance_update(uuid, expected_task_state=(), expected_vm_state=(), expected
         if None in expected_task_state:
             condition = sa.or_(condition, instances.c.task_state.is_(None))
         query = query.where(condition)
+    if conn is not None:
+        return conn.execute(query).rowcount == 1
     with engine.writer() as conn:
         return conn.execute(query).rowcount == 1
 

@@ -178,6 +178,33 @@ class InstanceActionsTest(nova_fixtures.APITestCase):
                                  token=DEMO)
         self.assertEqual('BUILD', shown.json['server']['status'])
 
+    def test_a_compute_polling_right_after_the_claim_finds_its_action(self):
+        # the compute looks the moment the API's claim is written: its stop
+        # step must find the stop action already there
+        claim = instance_db.instance_update
+
+        def then_poll(*args, **kwargs):
+            claimed = claim(*args, **kwargs)
+            if kwargs.get('task_state') == 'powering-off':
+                self.compute.poll_once()
+            return claimed
+        with mock.patch.object(instance_db, 'instance_update', then_poll):
+            stop = self.act({'os-stop': None})
+        events = self.action(stop, '2.62', ADMIN).json['instanceAction']['events']
+        self.assertEqual([('compute_stop_instance', 'Success')],
+                         [(e['event'], e['result']) for e in events])
+
+    def test_a_claim_whose_action_cannot_be_recorded_is_no_claim(self):
+        with mock.patch.object(actions, 'record',
+                               side_effect=db_exc.DBConnectionError('the database went away')):
+            resp = self.api.request('POST', '/v2.1/servers/%s/action' % self.uuid,
+                                    token=DEMO, body={'os-stop': None})
+        self.assertEqual(503, resp.status_int, resp.body)
+        self.compute.poll_once()
+        shown = self.api.request('GET', '/v2.1/servers/%s' % self.uuid, token=DEMO)
+        self.assertEqual(('ACTIVE', None), (shown.json['server']['status'],
+                                            shown.json['server']['OS-EXT-STS:task_state']))
+
 class EvacuationActionsTest(nova_fixtures.APITestCase):
     """An evacuated server's actions show the evacuation, its steps and
     how each ended, to its member and to the admin."""

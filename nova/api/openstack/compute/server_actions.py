@@ -40,11 +40,12 @@ def _always(body_schema):
     return ((avr.MIN_VERSION, body_schema),)
 
 
-# The one list of the actions this service serves.
+# The one list of the actions this service serves. Stop, start and reboot
+# record their instance action with their claim (nova/compute/actions.py).
 ACTIONS = {
-    'os-stop': Action('_stop', _always(schema.stop), recorded=instance_actions.STOP),
-    'os-start': Action('_start', _always(schema.start), recorded=instance_actions.START),
-    'reboot': Action('_reboot', _always(schema.reboot), recorded=instance_actions.REBOOT),
+    'os-stop': Action('_stop', _always(schema.stop)),
+    'os-start': Action('_start', _always(schema.start)),
+    'reboot': Action('_reboot', _always(schema.reboot)),
     'lock': Action('_lock', ((avr.LOCKED_REASON, schema.lock_v273),
                              (avr.MIN_VERSION, schema.lock)), recorded=instance_actions.LOCK),
     'unlock': Action('_unlock', _always(schema.unlock), recorded=instance_actions.UNLOCK),
