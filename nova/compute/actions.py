@@ -118,11 +118,13 @@ def lock(context, row, reason=None):
     """Locked by its owner or by an admin, for ``reason`` (2.73; kept only
     when given, as Nova's); the owner locking it again changes nothing (an
     admin's lock and reason are kept)."""
-    if row['locked'] and _is_owner(context, row):
-        return
-    values = {'locked_reason': reason} if reason else {}
-    instance_db.instance_update(row['uuid'], locked=True,
-                                locked_by='owner' if _is_owner(context, row) else 'admin', **values)
+    with engine.writer() as conn:
+        if not (row['locked'] and _is_owner(context, row)):
+            values = {'locked_reason': reason} if reason else {}
+            instance_db.instance_update(
+                row['uuid'], locked=True, conn=conn,
+                locked_by='owner' if _is_owner(context, row) else 'admin', **values)
+        instance_actions.record(context, [row['uuid']], instance_actions.LOCK, conn=conn)
 
 
 def locked_by_someone_else(context, row):
@@ -133,7 +135,10 @@ def locked_by_someone_else(context, row):
 
 
 def unlock(context, row):
-    instance_db.instance_update(row['uuid'], locked=False, locked_by=None, locked_reason=None)
+    with engine.writer() as conn:
+        instance_db.instance_update(row['uuid'], locked=False, locked_by=None,
+                                    locked_reason=None, conn=conn)
+        instance_actions.record(context, [row['uuid']], instance_actions.UNLOCK, conn=conn)
 
 
 def reset_state(context, row, state):

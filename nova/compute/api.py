@@ -241,11 +241,13 @@ def delete(context, row):
     uuid = row['uuid']
     if row['locked'] and not context.is_admin:
         raise exception.InstanceLocked(instance_uuid=uuid)
-    instance_actions.record(context, [uuid], instance_actions.DELETE)
-    if row['host'] and _host_is_up(row['host']):
-        if instance_db.instance_update(uuid, task_state='deleting'):
-            return
-    instance_db.instance_destroy(uuid)
+    host_is_up = bool(row['host']) and _host_is_up(row['host'])
+    # the action with its change: the host's compute may look at once
+    with engine.writer() as conn:
+        instance_actions.record(context, [uuid], instance_actions.DELETE, conn=conn)
+        if not (host_is_up and instance_db.instance_update(uuid, task_state='deleting',
+                                                           conn=conn)):
+            instance_db.instance_destroy(uuid, conn=conn)
 
 
 def _host_is_up(host):

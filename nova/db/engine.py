@@ -1,4 +1,5 @@
 """The one oslo.db transaction factory of the process, and its SQLite tuning."""
+import contextlib
 import logging
 import threading
 
@@ -185,6 +186,18 @@ def reader():
 def writer():
     """A short write transaction: ``with writer() as conn:``."""
     return get_factory().writer.connection.using(DBContext())
+
+
+@contextlib.contextmanager
+def writing(conn=None):
+    """``conn``, the caller's transaction, when given (the write commits
+    or rolls back with the rest of it); else a write transaction of its
+    own."""
+    if conn is not None:
+        yield conn
+        return
+    with writer() as own:
+        yield own
 
 
 def reset():

@@ -30,16 +30,8 @@ def start(rows, action, request_id, user_id, project_id, conn=None):
 
 
 def _write(statement, conn):
-    _in_transaction(conn, lambda conn: conn.execute(statement))
-
-
-def _in_transaction(conn, write):
-    """``write(conn)`` in the caller's transaction, or in one of its own."""
-    if conn is not None:
-        write(conn)
-        return
-    with engine.writer() as conn:
-        write(conn)
+    with engine.writing(conn) as conn:
+        conn.execute(statement)
 
 
 def _latest(instance_uuid, action):
@@ -61,7 +53,7 @@ def event_start(instance_uuid, action, event, host, conn=None):
 def event_finish(instance_uuid, action, event, result, conn=None):
     """Close the open ``event`` of the server's latest ``action`` with
     ``result`` (an Error marks the action's message)."""
-    def write(conn):
+    with engine.writing(conn) as conn:
         latest = _latest(instance_uuid, action)
         conn.execute(sa.update(events).where(
             events.c.action_id == latest, events.c.event == event,
@@ -73,15 +65,13 @@ def event_finish(instance_uuid, action, event, result, conn=None):
         derived = sa.select(latest.label('id')).subquery()
         conn.execute(sa.update(actions).where(
             actions.c.id == sa.select(derived.c.id).scalar_subquery()).values(**values))
-    _in_transaction(conn, write)
 
 
 def event_record(instance_uuid, action, event, host, result, conn=None):
     """A step that began and ended at once."""
-    def write(conn):
+    with engine.writing(conn) as conn:
         event_start(instance_uuid, action, event, host, conn)
         event_finish(instance_uuid, action, event, result, conn)
-    _in_transaction(conn, write)
 
 
 def page(instance_uuid, limit=None, marker=None, since=None, before=None):

@@ -289,9 +289,7 @@ def instance_update(uuid, expected_task_state=(), expected_vm_state=(), expected
         if None in expected_task_state:
             condition = sa.or_(condition, instances.c.task_state.is_(None))
         query = query.where(condition)
-    if conn is not None:
-        return conn.execute(query).rowcount == 1
-    with engine.writer() as conn:
+    with engine.writing(conn) as conn:
         return conn.execute(query).rowcount == 1
 
 
@@ -305,13 +303,13 @@ def instance_reset_state(uuid, vm_state):
         evacuations.end_open(conn, uuid, ('accepted',))
 
 
-def instance_destroy(uuid, expected_host=None):
-    """Soft-delete a server (only while on ``expected_host`` if given);
-    returns True if it was live."""
+def instance_destroy(uuid, expected_host=None, conn=None):
+    """Soft-delete a server (only while on ``expected_host`` if given; in
+    ``conn``'s transaction if given); returns True if it was live."""
     query = sa.update(instances).where(instances.c.uuid == uuid, instances.c.deleted == 0)
     if expected_host is not None:
         query = query.where(instances.c.host == expected_host)
-    with engine.writer() as conn:
+    with engine.writing(conn) as conn:
         result = conn.execute(
             query
             .values(deleted=instances.c.id, deleted_at=db_now(), updated_at=db_now(),

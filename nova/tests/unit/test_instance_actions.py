@@ -194,16 +194,25 @@ class InstanceActionsTest(nova_fixtures.APITestCase):
         self.assertEqual([('compute_stop_instance', 'Success')],
                          [(e['event'], e['result']) for e in events])
 
-    def test_a_claim_whose_action_cannot_be_recorded_is_no_claim(self):
-        with mock.patch.object(actions, 'record',
-                               side_effect=db_exc.DBConnectionError('the database went away')):
-            resp = self.api.request('POST', '/v2.1/servers/%s/action' % self.uuid,
-                                    token=DEMO, body={'os-stop': None})
-        self.assertEqual(503, resp.status_int, resp.body)
-        self.compute.poll_once()
-        shown = self.api.request('GET', '/v2.1/servers/%s' % self.uuid, token=DEMO)
-        self.assertEqual(('ACTIVE', None), (shown.json['server']['status'],
-                                            shown.json['server']['OS-EXT-STS:task_state']))
+    def test_a_change_whose_action_cannot_be_recorded_is_no_change(self):
+        # a 503 changes nothing: the action and its change are one write
+        for method, path, body in (
+                ('POST', '/action', {'os-stop': None}),
+                ('POST', '/action', {'lock': None}),
+                ('DELETE', '', None)):
+            with mock.patch.object(actions, 'record',
+                                   side_effect=db_exc.DBConnectionError('went away')):
+                resp = self.api.request(method, '/v2.1/servers/%s%s' % (self.uuid, path),
+                                        token=DEMO, body=body)
+            self.assertEqual(503, resp.status_int, (body, resp.body))
+            self.compute.poll_once()
+            server = self.api.request('GET', '/v2.1/servers/%s' % self.uuid, token=DEMO,
+                                      version='2.9').json['server']
+            self.assertEqual(('ACTIVE', None, False),
+                             (server['status'], server['OS-EXT-STS:task_state'],
+                              server['locked']), body)
+        self.assertEqual(['create'], [a['action'] for a in self.actions().json[
+            'instanceActions']])
 
 class EvacuationActionsTest(nova_fixtures.APITestCase):
     """An evacuated server's actions show the evacuation, its steps and

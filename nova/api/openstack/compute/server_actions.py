@@ -16,7 +16,6 @@ from nova.api.openstack import validation
 from nova.api.openstack.compute.schemas import server_actions as schema
 from nova.compute import actions
 from nova.compute import api as compute
-from nova.compute import instance_actions
 from nova.policies import server_actions as ap
 from nova.policies import servers as sp
 from nova import policy
@@ -26,29 +25,26 @@ from nova import policy
 class Action:
     """One action: its handler (a ServerActionsController method name),
     its body schemas ((first version, schema), newest first), the status
-    it answers, the first version that has it, and the instance action it
-    records once it is accepted (Nova's name; None: none, or recorded by
-    the action itself)."""
+    it answers and the first version that has it."""
     handler: str
     schemas: tuple
     status: int = 202
     first: str = avr.MIN_VERSION
-    recorded: str = None
 
 
 def _always(body_schema):
     return ((avr.MIN_VERSION, body_schema),)
 
 
-# The one list of the actions this service serves. Stop, start and reboot
-# record their instance action with their claim (nova/compute/actions.py).
+# The one list of the actions this service serves. Each records its
+# instance action, if Nova's has one, with its change (nova/compute/actions.py).
 ACTIONS = {
     'os-stop': Action('_stop', _always(schema.stop)),
     'os-start': Action('_start', _always(schema.start)),
     'reboot': Action('_reboot', _always(schema.reboot)),
     'lock': Action('_lock', ((avr.LOCKED_REASON, schema.lock_v273),
-                             (avr.MIN_VERSION, schema.lock)), recorded=instance_actions.LOCK),
-    'unlock': Action('_unlock', _always(schema.unlock), recorded=instance_actions.UNLOCK),
+                             (avr.MIN_VERSION, schema.lock))),
+    'unlock': Action('_unlock', _always(schema.unlock)),
     'os-resetState': Action('_reset_state', _always(schema.reset_state)),
     'evacuate': Action('_evacuate', ((avr.EVACUATE_NO_FORCE, schema.evacuate_v268),
                                      (avr.EVACUATE_FORCE, schema.evacuate_v229),
@@ -71,8 +67,6 @@ class ServerActionsController:
         validation.validate(body, validation.for_version(action.schemas, req))
         row = compute.get(req.context, server_id)
         result = getattr(self, action.handler)(req, row, body[name])
-        if action.recorded:
-            instance_actions.record(req.context, [row['uuid']], action.recorded)
         req.response_code = action.status
         return result
 
