@@ -218,7 +218,8 @@ class ComputeManager:
     def _delete(self, uuid):
         actions.event_start(uuid, actions.DELETE, actions.TERMINATE_EVENT, self.host)
         self.driver.destroy(uuid)
-        if instance_db.instance_destroy(uuid, expected_host=self.host):
+        # the guest is gone: a poll ended here would start the step again
+        if self._until_written(instance_db.instance_destroy, uuid, expected_host=self.host):
             self._until_written(actions.event_finish, uuid, actions.DELETE,
                                 actions.TERMINATE_EVENT, actions.SUCCESS)
             LOG.info('deleted %s', uuid)
@@ -233,8 +234,8 @@ class ComputeManager:
         action, event = actions.POWER_EVENTS[task]
         actions.event_start(uuid, action, event, self.host)
         power_state = do(self.driver, uuid)
-        if self._update(uuid, (task,), vm_state=vm_state, task_state=None,
-                        power_state=power_state):
+        if self._until_written(self._update, uuid, (task,), vm_state=vm_state,
+                               task_state=None, power_state=power_state):
             self._until_written(actions.event_finish, uuid, action, event, actions.SUCCESS)
             LOG.info('%s %s: %s', task, uuid, vm_state)
 

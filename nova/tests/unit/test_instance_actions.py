@@ -214,6 +214,31 @@ class InstanceActionsTest(nova_fixtures.APITestCase):
         self.assertEqual(['create'], [a['action'] for a in self.actions().json[
             'instanceActions']])
 
+    def test_a_database_error_after_a_power_step_does_not_repeat_the_step(self):
+        # the guest is off: a poll ended there would start the stop again
+        # (a second compute_stop_instance event)
+        nova.conf.CONF.set_override('report_interval', 1)
+        self.addCleanup(nova.conf.CONF.clear_override, 'report_interval')
+        update, failed = instance_db.instance_update, []
+
+        def once(*args, **kwargs):
+            if kwargs.get('vm_state') == 'stopped' and not failed:
+                failed.append(1)
+                raise db_exc.DBDeadlock('deadlocked')
+            return update(*args, **kwargs)
+        resp = self.api.request('POST', '/v2.1/servers/%s/action' % self.uuid, token=DEMO,
+                                body={'os-stop': None})
+        stop = resp.headers['x-compute-request-id']
+        with mock.patch.object(instance_db, 'instance_update', once):
+            self.compute.poll_once()
+        self.compute.poll_once()
+        self.assertEqual([1], failed)
+        events = self.action(stop, '2.62', ADMIN).json['instanceAction']['events']
+        self.assertEqual([('compute_stop_instance', 'Success')],
+                         [(e['event'], e['result']) for e in events])
+        shown = self.api.request('GET', '/v2.1/servers/%s' % self.uuid, token=DEMO)
+        self.assertEqual('SHUTOFF', shown.json['server']['status'])
+
 class EvacuationActionsTest(nova_fixtures.APITestCase):
     """An evacuated server's actions show the evacuation, its steps and
     how each ended, to its member and to the admin."""
