@@ -2,7 +2,7 @@
 chaos.py) against one all-in-one, until ``--seconds`` have passed.
 
     python -m benchmarks.chaos [--seeds N] [--seconds S] [--steps K]
-        [--first-seed F]
+        [--first-seed F] [--backend sqlite|mysql|postgresql]
 
 Prints one line per history (seed, steps, faults, result) and a last line
 with histories run, faults injected and violations of I1-I5 found. A
@@ -20,6 +20,7 @@ import fixtures
 
 from nova.tests.functional import chaos
 from nova.tests.functional import fixtures as func
+from nova.tests.functional.db import backend
 
 
 def main(argv=None):
@@ -28,15 +29,22 @@ def main(argv=None):
     parser.add_argument('--seconds', type=float, default=600, help='stop starting new ones after')
     parser.add_argument('--steps', type=int, default=40, help='steps per history')
     parser.add_argument('--first-seed', type=int, default=1000)
+    parser.add_argument('--backend', choices=('sqlite', 'mysql', 'postgresql'),
+                        default='sqlite')
     args = parser.parse_args(argv)
     deadline = time.monotonic() + args.seconds
     runs = faults = violations = 0
     seed = args.first_seed
     while runs < args.seeds and time.monotonic() < deadline:
         with fixtures.Fixture() as holder:
-            nova = holder.useFixture(func.AllInOne(**chaos.ALL_IN_ONE))
+            db_url = None
+            if args.backend == 'sqlite':
+                nova = holder.useFixture(func.AllInOne(**chaos.ALL_IN_ONE))
+            else:
+                nova, peek, _ = backend.start(holder, args.backend, **chaos.ALL_IN_ONE)
+                db_url = peek.database.connection
             while runs < args.seeds and time.monotonic() < deadline:
-                history = chaos.History(nova, seed, args.steps)
+                history = chaos.History(nova, seed, args.steps, db_url=db_url)
                 try:
                     history.run()
                     result = 'ok'
