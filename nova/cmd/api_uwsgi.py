@@ -20,8 +20,11 @@ What uWSGI is told, and why:
   finish what they serve, for at most [api] graceful_timeout seconds
   (``--worker-reload-mercy`` and ``--reload-mercy``: without the latter a
   worker still loading its app when the stop came kept the master waiting);
-  should uWSGI still run 5 s after that, this process sends SIGQUIT (stop
-  at once), then SIGKILL: a stop is always bounded.
+  should uWSGI still run 1 s after that, this process sends SIGQUIT (stop
+  at once), and SIGKILL 5 s later: a stop is always bounded. (uWSGI's own
+  mercy, when the stop came while a worker was still loading its app, ran
+  out only some 11 s after the stop: a restart right after a start waited
+  that long.)
 * ``--harakiri 60``: a request still running after 60 s restarts its worker
   (gunicorn's worker timeout).
 * ``--buffer-size``: the largest request head; the 414/431 limits are the
@@ -39,8 +42,10 @@ import nova.conf
 
 CONF = nova.conf.CONF
 PR_SET_PDEATHSIG = 1
-# seconds past [api] graceful_timeout before a stop is forced
-STOP_MARGIN = 5
+# seconds past [api] graceful_timeout before uWSGI is told to stop at once
+# (SIGQUIT), then before it is killed
+QUIT_MARGIN = 1
+KILL_MARGIN = 5
 
 
 def uwsgi_binary():
@@ -90,7 +95,7 @@ def run(argv, metrics):
         if child.poll() is None:
             child.send_signal(signal.SIGTERM)
             if not deadline:
-                deadline.append(time.monotonic() + CONF.api.graceful_timeout + STOP_MARGIN)
+                deadline.append(time.monotonic() + CONF.api.graceful_timeout + QUIT_MARGIN)
 
     signal.signal(signal.SIGTERM, forward)
     signal.signal(signal.SIGINT, forward)
@@ -101,6 +106,6 @@ def run(argv, metrics):
         except subprocess.TimeoutExpired:
             if deadline and escalation and time.monotonic() > deadline[0]:
                 child.send_signal(escalation.pop(0))
-                deadline[0] = time.monotonic() + STOP_MARGIN
+                deadline[0] = time.monotonic() + KILL_MARGIN
         except InterruptedError:
             continue

@@ -26,7 +26,7 @@ NOVA_API = textwrap.dedent('''
     from nova.cmd import api_uwsgi
     api_uwsgi.CONF([], project='nova')
     api_uwsgi.CONF.set_override('graceful_timeout', 1, group='api')
-    api_uwsgi.STOP_MARGIN = 1
+    api_uwsgi.QUIT_MARGIN = api_uwsgi.KILL_MARGIN = 1
     api_uwsgi.command = lambda: [sys.executable, '-c', sys.argv[1], sys.argv[2]]
     sys.exit(api_uwsgi.run([], None))
 ''')
