@@ -54,12 +54,13 @@ def show(context, uuid, with_host_status):
 
 
 def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
-            host_status_in=None):
+            host_status_in=None, columns=None):
     """(rows, {host: host_status} or None) of one page, in one read
     transaction. The page's marker is looked up inside the page statement;
     one that matches no server is MarkerNotFound. ``host_status_in`` (a set
     of host_status.FILTERABLE values) keeps only the servers with one of
-    them, in the page statement, so paging stays exact."""
+    them, in the page statement, so paging stays exact. ``columns`` (server
+    column names) reads only those; None, all."""
     states = live_hosts = None
     if host_status_in is not None:
         states = host_status.service_states(host_status_in)
@@ -69,7 +70,7 @@ def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
     with engine.reader() as conn:
         rows = instance_db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker,
                                          with_service=with_host_status, service_states=states,
-                                         live_hosts=live_hosts)
+                                         live_hosts=live_hosts, columns=columns)
         if not rows and marker is not None and instance_db.instance_marker(conn, marker) is None:
             raise exception.MarkerNotFound(marker=marker)
     if not with_host_status:

@@ -19,6 +19,7 @@ from nova.db.instance_tags import tags_text
 from nova.db.models import COMPUTE_BINARY
 from nova.db.models import instance_faults, instance_tags, instances, migrations, services
 from nova.db.paging import after_marker, marker_value, sort_key_expression
+from nova.db.timestamp_text import iso_micro, iso_seconds
 
 CONF = nova.conf.CONF
 
@@ -26,13 +27,27 @@ CONF = nova.conf.CONF
 
 _marker_server = instances.alias('marker')
 _host_service = services.alias('service')
+# a server's times as the API shows them, read beside its own columns
+_SHOWN_TIMES = {
+    'created_iso': iso_seconds(instances.c.created_at),
+    'updated_iso': iso_seconds(sa.func.coalesce(instances.c.updated_at, instances.c.created_at)),
+    'launched_iso': iso_micro(instances.c.launched_at),
+    'terminated_iso': iso_micro(instances.c.terminated_at),
+}
+
+
+def _server_column(name):
+    shown = _SHOWN_TIMES.get(name)
+    return instances.c[name] if shown is None else shown.label(name)
 
 
 @functools.cache
-def _instances_select(with_service=False):
+def _instances_select(with_service=False, names=None):
     """Servers with their latest fault (ERROR/DELETED ones), optionally
     with their host's live nova-compute service beside each (``service_*``
-    columns, NULL when there is none)."""
+    columns, NULL when there is none). ``names`` narrows the server's
+    columns (its own and _SHOWN_TIMES) to those a view reads; None reads
+    them all."""
     latest_id = (
         sa.select(sa.func.max(instance_faults.c.id))
         .where(instance_faults.c.instance_uuid == instances.c.uuid)
@@ -49,7 +64,7 @@ def _instances_select(with_service=False):
         fault.c.code.label('fault_code'),
         fault.c.message.label('fault_message'),
         fault.c.details.label('fault_details'),
-        fault.c.created_at.label('fault_created_at'),
+        iso_seconds(fault.c.created_at).label('fault_created_iso'),
     ]
     if with_service:
         # the live nova-compute row of the server's host (constants inline:
@@ -62,7 +77,11 @@ def _instances_select(with_service=False):
                     _host_service.c.disabled.label('service_disabled'),
                     _host_service.c.forced_down.label('service_forced_down'),
                     liveness.is_up(_host_service).label('service_is_up')]
-    return sa.select(instances, *columns).select_from(joined)
+    if names is None:
+        own = (instances, *(time.label(name) for name, time in _SHOWN_TIMES.items()))
+    else:
+        own = tuple(_server_column(name) for name in names)
+    return sa.select(*own, *columns).select_from(joined)
 
 
 @functools.cache
@@ -129,7 +148,7 @@ def _tag_count(param):
 
 
 def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
-                  with_service=False, service_states=None, live_hosts=None):
+                  with_service=False, service_states=None, live_hosts=None, columns=None):
     """One page of servers: filters is a dict built by the compute API.
 
     ``sort_keys`` must end in a unique key (``id``) so keyset pagination is
@@ -143,6 +162,9 @@ def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
     whose host's live compute service is in one of those (forced_down,
     disabled, alive) states, in this statement; "alive" is the db driver's
     rule, or membership of ``live_hosts`` when another driver knows it.
+
+    ``columns``, a tuple of server column names, reads only those (and the
+    fault and service columns); None reads every column.
     """
     params = {'limit': limit}
     with_service = with_service or service_states is not None
@@ -171,14 +193,14 @@ def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
         params.update(('marker_%d' % i, v) for i, v in enumerate(values))
     query = _page_query(bool(filters.get('include_deleted')), filter_keys,
                         tuple(sort_keys), tuple(sort_dirs), marker_kind, with_service,
-                        service_states, live_hosts is not None)
+                        service_states, live_hosts is not None, columns)
     return conn.execute(query, params).mappings().all()
 
 
 @functools.lru_cache(maxsize=512)
 def _page_query(include_deleted, filter_keys, sort_keys, sort_dirs, marker_kind,
-                with_service, service_states=None, live_hosts_bound=False):
-    query = _instances_select(with_service)
+                with_service, service_states=None, live_hosts_bound=False, columns=None):
+    query = _instances_select(with_service, columns)
     if not include_deleted:
         query = query.where(instances.c.deleted == 0)
     for key in filter_keys:

@@ -23,12 +23,28 @@ BASE = dict(
     fault_message=None, fault_details=None, fault_created_at=None)
 
 
+def shown_times(row):
+    """The times the database formats beside a row's own columns
+    (nova/db/timestamp_text.py), from its datetimes."""
+    def seconds(value):
+        return value and value.strftime('%Y-%m-%dT%H:%M:%SZ')
+
+    def micro(value):
+        return value and value.strftime('%Y-%m-%dT%H:%M:%S.%f')
+    return {'created_iso': seconds(row['created_at']),
+            'updated_iso': seconds(row['updated_at'] or row['created_at']),
+            'launched_iso': micro(row['launched_at']),
+            'terminated_iso': micro(row['terminated_at']),
+            'fault_created_iso': seconds(row['fault_created_at'])}
+
+
 def rows():
     def row(**changes):
         values = dict(BASE)
         values.update(changes)
         values['id'] = len(made) + 1
         values['uuid'] = 'aaaaaaaa-0000-4000-8000-%012d' % values['id']
+        values.update(shown_times(values))
         made.append(values)
     made = []
     row()

@@ -57,7 +57,7 @@ class ServersController:
     @validation.documented(query=schema.list_query, response=schema.list_response)
     def index(self, req):
         access = server_access.list_access(req, sp.INDEX, sp.INDEX_ALL_TENANTS, detail=False)
-        rows, _ = self._list(req, access)
+        rows, _ = self._list(req, access, views.BASIC_COLUMNS)
         builder = views.ViewBuilder(req)
         servers = [builder.basic(row) for row in rows]
         return self._collection(req, 'servers', servers)
@@ -65,8 +65,8 @@ class ServersController:
     @validation.documented(query=schema.list_query, response=schema.detail_response)
     def detail(self, req):
         access = server_access.list_access(req, sp.DETAIL, sp.DETAIL_ALL_TENANTS, detail=True)
-        rows, host_statuses = self._list(req, access)
-        builder = views.ViewBuilder(req, access.view, host_statuses)
+        builder = views.ViewBuilder(req, access.view)
+        rows, builder.host_statuses = self._list(req, access, builder.detail_columns)
         servers = [builder.detail(row) for row in rows]
         return self._collection(req, 'servers/detail', servers)
 
@@ -106,7 +106,7 @@ class ServersController:
             body['servers_links'] = links
         return body
 
-    def _list(self, req, access):
+    def _list(self, req, access, columns):
         context = req.context
         params = req.GET
         filters = {}
@@ -154,7 +154,8 @@ class ServersController:
         if limit == 0:
             return [], None
         return compute.get_all(filters, sort_keys, sort_dirs, limit, params.get('marker'),
-                               access.view.host_status is not None, access.host_status_in)
+                               access.view.host_status is not None, access.host_status_in,
+                               columns)
 
     @staticmethod
     def _name_pattern(name):

@@ -6,6 +6,7 @@ status of a vm_state/task_state pair) are built once per request and the
 same objects placed in every server that has them: nothing mutates a
 rendered server, and the JSON is what building them anew would give.
 """
+import functools
 import json
 import operator
 
@@ -20,15 +21,24 @@ PROGRESS_STATUSES = frozenset(('ACTIVE', 'BUILD', 'REBUILD', 'RESIZE',
                                'VERIFY_RESIZE', 'MIGRATING'))
 FAULT_STATUSES = frozenset(('ERROR', 'DELETED'))
 
-# the columns detail() reads, fetched from a row in one call
-_DETAIL_COLUMNS = operator.itemgetter(
+# the server columns each part of a view reads: a page reads only those of
+# the parts its request shows
+BASIC_COLUMNS = ('uuid', 'display_name')
+_CORE_COLUMNS = (
     'uuid', 'display_name', 'project_id', 'user_id', 'host', 'vm_state', 'task_state',
-    'image_ref', 'flavor_id', 'metadata', 'created_at', 'updated_at', 'disk_config',
+    'image_ref', 'flavor_id', 'metadata', 'created_iso', 'updated_iso', 'disk_config',
     'access_ip_v4', 'access_ip_v6')
+_DETAIL_ONLY_COLUMNS = (
+    'progress', 'availability_zone', 'config_drive', 'key_name', 'launched_iso',
+    'terminated_iso', 'power_state', 'security_groups')
+_EXTENDED_COLUMNS = ('id', 'node')
+_MORE_EXTENDED_COLUMNS = ('hostname', 'kernel_id', 'launch_index', 'ramdisk_id',
+                          'reservation_id', 'root_device_name', 'user_data')
 # the server's copy of its flavor (2.47 embeds it)
-_FLAVOR_COPY = operator.itemgetter(
-    'flavor_name', 'vcpus', 'memory_mb', 'root_gb', 'ephemeral_gb', 'swap',
-    'flavor_extra_specs')
+_FLAVOR_COPY_COLUMNS = ('flavor_name', 'vcpus', 'memory_mb', 'root_gb', 'ephemeral_gb',
+                        'swap', 'flavor_extra_specs')
+_DETAIL_COLUMNS = operator.itemgetter(*_CORE_COLUMNS)
+_FLAVOR_COPY = operator.itemgetter(*_FLAVOR_COPY_COLUMNS)
 
 
 class _PerRequest(dict):
@@ -41,6 +51,23 @@ class _PerRequest(dict):
     def __missing__(self, key):
         value = self[key] = self.make(key)
         return value
+
+
+@functools.cache
+def _detail_columns(extended, more_attributes, locked, embedded_flavor, description, tags,
+                    trusted_certs, locked_reason):
+    columns = _CORE_COLUMNS + _DETAIL_ONLY_COLUMNS
+    for shown, more in ((extended, _EXTENDED_COLUMNS),
+                        (extended and more_attributes, _MORE_EXTENDED_COLUMNS),
+                        (locked, ('locked',)),
+                        (embedded_flavor, _FLAVOR_COPY_COLUMNS),
+                        (description, ('display_description',)),
+                        (tags, ('tags',)),
+                        (trusted_certs, ('trusted_certs',)),
+                        (locked_reason, ('locked_reason',))):
+        if shown:
+            columns += more
+    return columns
 
 
 def _embedded_flavor(copy, with_extra_specs):
@@ -100,6 +127,13 @@ class ViewBuilder:
         self._security_groups = _PerRequest(
             lambda text: [{'name': name} for name in json.loads(text)])
 
+    @functools.cached_property
+    def detail_columns(self):
+        """The server columns detail() reads for this request."""
+        return _detail_columns(self.extended, self.more_attributes, self.locked,
+                               self._flavor_key is _FLAVOR_COPY, self.description,
+                               self.tags, self.trusted_certs, self.locked_reason)
+
     def basic(self, row):
         return {'id': row['uuid'], 'name': row['display_name'],
                 'links': self.links.pair(row['uuid'])}
@@ -112,8 +146,8 @@ class ViewBuilder:
         server['OS-EXT-AZ:availability_zone'] = row['availability_zone'] or ''
         server['config_drive'] = row['config_drive']
         server['key_name'] = row['key_name']
-        server['OS-SRV-USG:launched_at'] = common.isotime_micro(row['launched_at'])
-        server['OS-SRV-USG:terminated_at'] = common.isotime_micro(row['terminated_at'])
+        server['OS-SRV-USG:launched_at'] = row['launched_iso']
+        server['OS-SRV-USG:terminated_at'] = row['terminated_iso']
         if self.extended:
             self._extended_attributes(server, row)
         server['OS-EXT-STS:task_state'] = row['task_state']
@@ -164,13 +198,13 @@ class ViewBuilder:
 
     def _core(self, row):
         (uuid, name, project_id, user_id, host, vm_state, task_state, image_ref, flavor_id,
-         metadata, created_at, updated_at, disk_config, ipv4, ipv6) = _DETAIL_COLUMNS(row)
+         metadata, created, updated, disk_config, ipv4, ipv6) = _DETAIL_COLUMNS(row)
         status = self._statuses[vm_state, task_state]
         server = {
             'accessIPv4': ipv4 or '',
             'accessIPv6': ipv6 or '',
             'addresses': {},
-            'created': common.isotime(created_at),
+            'created': created,
             'flavor': self._flavors[self._flavor_key(row)],
             'hostId': self._host_ids[project_id, host],
             'id': uuid,
@@ -181,7 +215,7 @@ class ViewBuilder:
             'status': status,
             'tenant_id': project_id,
             'user_id': user_id,
-            'updated': common.isotime(updated_at or created_at),
+            'updated': updated,
             'OS-DCF:diskConfig': disk_config,
         }
         if status in FAULT_STATUSES and row['fault_code'] is not None:
@@ -205,7 +239,7 @@ class ViewBuilder:
 
     def _fault(self, row):
         fault = {'code': row['fault_code'],
-                 'created': common.isotime(row['fault_created_at']),
+                 'created': row['fault_created_iso'],
                  'message': row['fault_message']}
         if row['fault_details'] and (self.is_admin or row['fault_code'] != 500):
             fault['details'] = row['fault_details']
