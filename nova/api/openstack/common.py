@@ -51,23 +51,12 @@ def query_time(name, value):
     return timeutils.normalize_time(parsed)
 
 
-# One formatter per timestamp format the API shows.
-
-def isotime(value):
-    """Whole seconds and 'Z' (a server's created/updated, a fault's
-    created). Naive UTC datetimes take the fast path (isoformat); others,
-    and years before 1000 (which isoformat does not zero-pad as strftime
-    does), strftime."""
-    if value is None:
-        return None
-    if value.tzinfo is None and value.year >= 1000:
-        return value.isoformat(timespec='seconds') + 'Z'
-    return value.strftime('%Y-%m-%dT%H:%M:%SZ')
-
+# One formatter per timestamp format the API shows (a server's own times
+# the database formats: nova/db/timestamp_text.py).
 
 def isotime_micro(value):
-    """Six digits of microseconds and no zone (launched_at, terminated_at,
-    a migration's and a service's times), as Nova shows them; an aware
+    """Six digits of microseconds and no zone (a migration's, an
+    aggregate's, an action's and a service's times), as Nova shows them; an aware
     time is shown in UTC."""
     if value is None:
         return None
