@@ -3,15 +3,19 @@ and credentials looked at once per request, and pure decisions remembered
 until the rules change."""
 import itertools
 import os
+import time
 
+import fixtures
 import testtools
 from oslo_policy import policy as oslo_policy
 
+import nova.conf
 from nova import context as nova_context
 from nova import policies
 from nova import policy
 from nova.tests import fixtures as nova_fixtures
 
+CONF = nova.conf.CONF
 CONTEXTS = ('admin:admin', 'demo:demo', 'alt:alt', 'reader:demo')
 TARGETS = ({'project_id': 'demo'}, {'project_id': 'alt'}, {})
 
@@ -46,6 +50,42 @@ class PolicyChecksTest(testtools.TestCase):
         # ...the next one sees the edit, without a restart
         member = nova_context.from_noauth2_token('demo:demo')
         self.assertFalse(policy.authorize(member, rule, {'project_id': 'demo'}, fatal=False))
+
+
+    def test_a_policy_directory_is_looked_at_once_per_request_too(self):
+        rule = 'os_compute_api:servers:show:host_status'
+        directory = self.useFixture(fixtures.TempDir()).path
+        CONF.set_override('policy_dirs', [directory], group='oslo_policy')
+        self.addCleanup(CONF.clear_override, 'policy_dirs', group='oslo_policy')
+        policy.reset()
+        # every change a later mtime, whatever the file system's resolution,
+        # yet in the past (removing a file stamps the directory now)
+        stamps = itertools.count(time.time() - 100, 10)
+
+        def write(path, text, new=False):
+            with open(path, 'w') as f:
+                f.write(text)
+            stamp = next(stamps)
+            os.utime(path, (stamp, stamp))
+            if new:     # the directory's mtime changes only when a file comes
+                os.utime(directory, (stamp, stamp))
+
+        def allowed():
+            member = nova_context.from_noauth2_token('demo:demo')    # a new request
+            return policy.authorize(member, rule, {'project_id': 'demo'}, fatal=False)
+        stamp = next(stamps)
+        os.utime(directory, (stamp, stamp))
+        self.assertTrue(allowed())
+        override = os.path.join(directory, 'override.yaml')
+        write(override, '"%s": "rule:admin_api"\n' % rule, new=True)
+        self.assertFalse(allowed())        # a file added to the directory
+        write(override, '"%s": "rule:project_reader_or_admin"\n' % rule)
+        self.assertTrue(allowed())         # the file edited
+        write(self.policy.path, '{"%s": "!"}' % rule)
+        # the policy file edited: the directory still has the last word
+        self.assertTrue(allowed())
+        os.remove(override)
+        self.assertFalse(allowed())        # its file removed: the policy file's rule
 
 
 class DecisionMemoTest(testtools.TestCase):
