@@ -26,10 +26,16 @@ class LapseGuard:
         self._gap_after = None
         self._back_at = None
 
-    def lapse(self):
-        """The compute may have been seen down from now on."""
+    def lapse(self, since=None):
+        """The compute may have been seen down from now on; or from
+        ``since``, an earlier time.monotonic() (the poll's, which read that
+        it was in a transaction begun after then), unless a later lapse is
+        already known."""
         with self._changed:
-            self._lapsed_at = time.monotonic()
+            if since is None:
+                self._lapsed_at = time.monotonic()
+            else:
+                self._lapsed_at = max(self._lapsed_at, since)
 
     def _lapse_pending(self):
         return self._swept_at is None or self._swept_at < self._lapsed_at

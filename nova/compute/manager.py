@@ -26,6 +26,7 @@ from nova.compute import instance_actions as actions
 from nova.compute import lapse
 from nova.compute import server_groups
 import nova.conf
+from nova.db import engine
 from nova.db import instances as instance_db
 from nova.db import services as service_db
 from nova.db import evacuations
@@ -152,16 +153,15 @@ class ComputeManager:
             self.stop_event.wait(CONF.compute.work_poll_interval)
 
     def poll_once(self):
-        forced_down = self._forced_down()
-        if forced_down or self._was_forced_down:
-            # while forced down the API deletes locally, up to the moment an
-            # unforce is seen
-            self.lapse_guard.lapse()
-        self._was_forced_down = forced_down
+        # Taken before the reads: their transaction may see the database as
+        # it was at its first statement, and a sweep counts from what it saw.
         started = time.monotonic()
-        sweep = self.lapse_guard.sweep_needed() or self._periodic_sweep_due(started)
-        moves = evacuations.of_host(self.host)
-        self._reconcile_guests(sweep)
+        with engine.reader() as conn:
+            sweep = self._sweep_due(conn, started)
+            moves = evacuations.of_host(conn, self.host)
+            guests = self.driver.uuids()
+            rows = instance_db.guests_rows(conn, self.host, guests)
+        self._reconcile_guests(guests, rows, sweep)
         for migration in moves:
             if migration['source_compute'] == self.host:
                 evacuations.complete(migration)
@@ -183,9 +183,17 @@ class ComputeManager:
             if migration['dest_compute'] == self.host:
                 self._rebuild_evacuated(migration)
 
-    def _forced_down(self):
-        services = service_db.service_list(host=self.host, binary=service_db.COMPUTE_BINARY)
-        return bool(services) and services[0]['forced_down']
+    def _sweep_due(self, conn, started):
+        """Whether this poll sweeps: after a lapse (this host's service
+        forced down is one, up to the poll that sees it unforced) or when
+        the periodic sweep is due."""
+        forced_down = service_db.compute_forced_down(conn, self.host)
+        if forced_down or self._was_forced_down:
+            # while forced down the API deletes locally, up to the moment an
+            # unforce is seen
+            self.lapse_guard.lapse(since=started)
+        self._was_forced_down = forced_down
+        return self.lapse_guard.sweep_needed() or self._periodic_sweep_due(started)
 
     def _periodic_sweep_due(self, now):
         interval = CONF.running_deleted_instance_poll_interval
@@ -287,12 +295,10 @@ class ComputeManager:
                                  actions.ERROR, conn=conn)
         return reason
 
-    def _reconcile_guests(self, sweep):
-        """Destroy the guests whose server lives on another host; with
-        ``sweep``, act on those of deleted servers too (Nova's
-        running_deleted_instance_action)."""
-        guests = self.driver.uuids()
-        rows = instance_db.guests_rows(self.host, guests)
+    def _reconcile_guests(self, guests, rows, sweep):
+        """Destroy the guests whose server lives on another host (``rows``:
+        instance_db.guests_rows of ``guests``); with ``sweep``, act on those
+        of deleted servers too (Nova's running_deleted_instance_action)."""
         for uuid in guests:
             row = rows.get(uuid)
             if row is None or row['deleted']:

@@ -12,6 +12,7 @@ At most one evacuation of a server is open (accepted or pre-migrating):
 ``open_instance_uuid`` holds the server's uuid while it is, under a unique
 constraint, and every write that ends one clears it (``_end``).
 """
+import functools
 import uuid as uuidlib
 
 import sqlalchemy as sa
@@ -183,21 +184,23 @@ def finish(migration, host, rebuilt, settled):
     return moved
 
 
-def of_host(host):
+def of_host(conn, host):
     """In one statement, what a compute's work poll needs: the evacuations
     to ``host`` still open (accepted: to claim; pre-migrating: claimed by a
     run of this host that stopped before it finished), and those away from
     it that are ``done`` (to be marked completed once its copy is gone).
     Tell them apart by source_compute / dest_compute."""
-    with engine.reader() as conn:
-        return conn.execute(
-            sa.select(migrations).where(
-                migrations.c.migration_type == EVACUATION,
-                sa.or_(sa.and_(migrations.c.source_compute == host,
-                               migrations.c.status == 'done'),
-                       sa.and_(migrations.c.dest_compute == host,
-                               migrations.c.status.in_(OPEN))))
-            .order_by(migrations.c.id)).mappings().all()
+    return conn.execute(_of_host_query(), {'host': host}).mappings().all()
+
+
+@functools.cache
+def _of_host_query():
+    host = sa.bindparam('host')
+    return sa.select(migrations).where(
+        migrations.c.migration_type == EVACUATION,
+        sa.or_(sa.and_(migrations.c.source_compute == host, migrations.c.status == 'done'),
+               sa.and_(migrations.c.dest_compute == host, migrations.c.status.in_(OPEN)))
+    ).order_by(migrations.c.id)
 
 
 def complete(migration):

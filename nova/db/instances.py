@@ -355,14 +355,18 @@ def instance_fault_create(uuid, code, message, details=None, host=None):
 def instances_for_compute(host, task_states=('scheduling', 'deleting')):
     """Servers on ``host`` whose task_state says work is pending."""
     with engine.reader() as conn:
-        return conn.execute(
-            sa.select(instances.c.uuid, instances.c.task_state)
-            .where(instances.c.host == host, instances.c.deleted == 0,
-                   instances.c.task_state.in_(task_states))
-        ).mappings().all()
+        return conn.execute(_work_query(), {'host': host, 'task_states': list(task_states)}
+                            ).mappings().all()
 
 
-def guests_rows(host, uuids):
+@functools.cache
+def _work_query():
+    return sa.select(instances.c.uuid, instances.c.task_state).where(
+        instances.c.host == sa.bindparam('host'), instances.c.deleted == 0,
+        instances.c.task_state.in_(sa.bindparam('task_states', expanding=True)))
+
+
+def guests_rows(conn, host, uuids):
     """What the database says of the servers whose guests ``host``'s
     hypervisor runs: {uuid: row} with ``host``, ``deleted``,
     ``deleted_for`` (seconds since it was deleted, on the database's clock)
@@ -370,16 +374,20 @@ def guests_rows(host, uuids):
     uuid with no row at all is absent."""
     if not uuids:
         return {}
-    left_here = sa.exists().where(migrations.c.instance_uuid == instances.c.uuid,
-                                  migrations.c.source_compute == host,
-                                  migrations.c.migration_type == evacuations.EVACUATION)
-    with engine.reader() as conn:
-        rows = conn.execute(
-            sa.select(instances.c.uuid, instances.c.host, instances.c.deleted,
-                      seconds_since(instances.c.deleted_at).label('deleted_for'),
-                      left_here.label('left_here'))
-            .where(instances.c.uuid.in_(sorted(uuids)))).mappings().all()
+    rows = conn.execute(_guests_rows_query(), {'host': host, 'uuids': sorted(uuids)}
+                        ).mappings().all()
     return {row['uuid']: row for row in rows}
+
+
+@functools.cache
+def _guests_rows_query():
+    left_here = sa.exists().where(migrations.c.instance_uuid == instances.c.uuid,
+                                  migrations.c.source_compute == sa.bindparam('host'),
+                                  migrations.c.migration_type == evacuations.EVACUATION)
+    return sa.select(instances.c.uuid, instances.c.host, instances.c.deleted,
+                     seconds_since(instances.c.deleted_at).label('deleted_for'),
+                     left_here.label('left_here')
+                     ).where(instances.c.uuid.in_(sa.bindparam('uuids', expanding=True)))
 
 
 def instance_counts_by_host(conn, hosts):

@@ -1,5 +1,6 @@
 """Service rows: registration, heartbeats (the db liveness driver's),
 the operator's updates and deletes, and the rows with their liveness."""
+import functools
 import operator
 import uuid as uuidlib
 
@@ -88,6 +89,19 @@ _JOINED_SERVICE = operator.itemgetter(
 def service_list(host=None, binary=None):
     with engine.reader() as conn:
         return services_with_liveness(conn, host=host, binary=binary)
+
+
+def compute_forced_down(conn, host):
+    """Whether ``host``'s live nova-compute service is forced down (False
+    when it has none): all its work poll asks of its service."""
+    return bool(conn.scalar(_forced_down_query(), {'host': host}))
+
+
+@functools.cache
+def _forced_down_query():
+    return sa.select(services.c.forced_down).where(
+        services.c.host == sa.bindparam('host'), services.c.binary == COMPUTE_BINARY,
+        services.c.deleted == 0)
 
 
 def service_update(host, binary, **values):

@@ -1,4 +1,5 @@
 """In-process fixtures: a migrated SQLite file, a policy file, the WSGI app."""
+import contextlib
 import datetime
 import json
 import os
@@ -45,6 +46,32 @@ class Database(fixtures.Fixture):
         engine.reset()
         self.addCleanup(engine.reset)
         migration.db_sync()
+
+
+@contextlib.contextmanager
+def transactions_sent():
+    """The statements sent meanwhile, one list per transaction begun (the
+    BEGIN oslo.db sends on SQLite as one begins is in none)."""
+    transactions = []
+
+    def begin(conn):
+        transactions.append([])
+
+    def statement(conn, cursor, text, *args):
+        if conn.get_transaction() is not None:
+            transactions[-1].append(text)
+    listeners = (('begin', begin), ('before_cursor_execute', statement))
+    for name, listener in listeners:
+        sa.event.listen(engine.get_engine(), name, listener)
+    try:
+        yield transactions
+    finally:
+        for name, listener in listeners:
+            sa.event.remove(engine.get_engine(), name, listener)
+
+
+def selects(statements):
+    return sum(text.lstrip().upper().startswith('SELECT') for text in statements)
 
 
 class Policy(fixtures.Fixture):

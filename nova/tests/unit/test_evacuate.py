@@ -235,3 +235,44 @@ class WorkPollCostTest(nova_fixtures.APITestCase):
         self.assertEqual(4, self._statements_of_a_poll(destination))
         self.assertEqual(4, self._statements_of_a_poll(source))
         self.assertEqual({}, source.driver.guests)
+
+
+class WorkPollTransactionsTest(nova_fixtures.APITestCase):
+    """An idle poll reads its service, its evacuations and its guests'
+    servers in one transaction (one consistent look, one round of
+    BEGIN/ROLLBACK instead of three), its servers' tasks in a second."""
+
+    def _selects_by_transaction(self, compute):
+        with nova_fixtures.transactions_sent() as transactions:
+            compute.poll_once()
+        return [nova_fixtures.selects(statements) for statements in transactions]
+
+    def test_an_idle_poll_opens_two_read_transactions(self):
+        nova_fixtures.add_service('h1')
+        compute = manager.ComputeManager('h1')
+        compute.driver.guests.update(
+            {nova_fixtures.add_server('vm%d' % i, host='h1'): 1 for i in range(5)})
+        self.assertEqual([3, 1], self._selects_by_transaction(compute))
+        self.assertEqual(5, len(compute.driver.guests))
+
+    def test_a_poll_that_acts_reads_before_it_writes(self):
+        # the source of evacuations done, back with their guests: the
+        # first three reads still share one transaction, the writes that
+        # follow (its copies destroyed, the evacuations completed) have
+        # their own
+        nova_fixtures.add_service('h1')
+        nova_fixtures.add_service('h2', forced_down=True)
+        gone = [nova_fixtures.add_server('gone%d' % i, host='h2', launched_at=db_now())
+                for i in range(2)]
+        for uuid in gone:
+            self.api.request('POST', '/v2.1/servers/%s/action' % uuid,
+                             body={'evacuate': {'host': 'h1'}}, version='2.29')
+        destination = manager.ComputeManager('h1')
+        destination.driver.spawn_seconds = 0
+        destination.poll_once()
+        source = manager.ComputeManager('h2')
+        source.driver.guests.update({uuid: 1 for uuid in gone})
+        per_transaction = self._selects_by_transaction(source)
+        self.assertEqual(3, per_transaction[0])
+        self.assertEqual(1, per_transaction[-1])
+        self.assertEqual({}, source.driver.guests)

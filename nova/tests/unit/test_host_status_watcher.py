@@ -155,7 +155,9 @@ class WatcherTest(testtools.TestCase):
         with engine.reader() as conn:
             row = instance_db.instance_get(conn, uuid)
         evacuations.start(row, ('active',), dest)
-        (migration,) = [m for m in evacuations.of_host(dest) if m['dest_compute'] == dest]
+        with engine.reader() as conn:
+            (migration,) = [m for m in evacuations.of_host(conn, dest)
+                            if m['dest_compute'] == dest]
         self.assertTrue(evacuations.claim(migration, dest))
         self.assertTrue(evacuations.finish(migration, dest, {'power_state': 1},
                                            {'task_state': None}))

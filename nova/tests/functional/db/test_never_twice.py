@@ -80,7 +80,8 @@ class _NeverTwiceTests:
         uuid = self.server_on_src()
         self.assertEqual(200, self.force('h-src', True).status_int)
         self.assertEqual(200, self.action(uuid, {'evacuate': {'host': 'h-b'}}).status_int)
-        read_before_freezing = evacuations.of_host('h-b')
+        with engine.reader() as conn:
+            read_before_freezing = evacuations.of_host(conn, 'h-b')
         late = self.compute('h-b')
         spawn = late.driver.spawn
 
@@ -288,7 +289,8 @@ class _NeverTwiceTests:
         uuid = self.server_on_src()
         self.force('h-src', True)
         self.action(uuid, {'evacuate': {'host': 'h-b'}})
-        (first,) = evacuations.of_host('h-b')
+        with engine.reader() as conn:
+            (first,) = evacuations.of_host(conn, 'h-b')
         self.assertTrue(evacuations.claim(first, 'h-b'))
         self.force('h-b', True)
         self.action(uuid, {'evacuate': {'host': 'h-c'}})
