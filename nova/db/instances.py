@@ -23,8 +23,6 @@ from nova.db.timestamp_text import iso_micro, iso_seconds
 
 CONF = nova.conf.CONF
 
-# cache has them ready.
-
 _marker_server = instances.alias('marker')
 _host_service = services.alias('service')
 # a server's times as the API shows them, read beside its own columns
