@@ -12,7 +12,8 @@ child process per checkout runs with that checkout first on
 ``PYTHONPATH``. This checkout also serves the same database with
 gunicorn's ``sync`` worker (one thread per worker, no long polls), so the
 worker class is measured apart from the code. The requests (show and
-``detail?limit=10`` at 2.16, admin and member) go to every server in
+``detail?limit=10`` at 2.16, admin and member; ``detail?limit=1000`` at
+2.16 and 2.73, admin) go to every server in
 turn, in batches whose order is shuffled by round, over a kept-alive
 connection, each batch timed in the serving processes' CPU time (user and
 system: gunicorn, the kernel's socket work and the app); then each child
@@ -140,7 +141,11 @@ def requests(checkout):
             ('detail?limit=10 admin', '/v2.1/servers/detail?all_tenants=1&limit=10',
              measure.ADMIN, '2.16'),
             ('detail?limit=10 member', '/v2.1/servers/detail?limit=10', measure.MEMBER,
-             '2.16')]
+             '2.16'),
+            ('detail?limit=1000 admin', '/v2.1/servers/detail?all_tenants=1&limit=1000',
+             measure.ADMIN, '2.16'),
+            ('detail?limit=1000 2.73', '/v2.1/servers/detail?all_tenants=1&limit=1000',
+             measure.ADMIN, '2.73')]
 
 
 def main(argv=None):
