@@ -209,7 +209,7 @@ def report(args, this, other):
     system, gunicorn, the kernel's socket work and the app: what a busy
     machine stretches least) and the in-process CPU time of the app called
     directly; the client's wall time for reference."""
-    servers = [('this, gthread', this, this.ports['all-in-one']),
+    servers = [('this, default', this, this.ports['all-in-one']),
                ('this, sync', this, this.ports['sync']),
                ('other', other, other.ports['all-in-one'])]
     clients = {name: measure.Client(port) for name, _, port in servers}
@@ -246,16 +246,16 @@ def report(args, this, other):
     print(head)
     print('-' * len(head))
     for label, *_ in requests(this):
-        h_this = med(http_cpu[('this, gthread', label)])
+        h_this = med(http_cpu[('this, default', label)])
         h_sync = med(http_cpu[('this, sync', label)])
         h_other = med(http_cpu[('other', label)])
         d_this = med(direct[('this', label)])
         d_other = med(direct[('other', label)])
         print('%-24s %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f' % (
             label, h_this * 1e3, h_sync * 1e3, h_other * 1e3, d_this * 1e3, d_other * 1e3,
-            h_this / h_other, h_this / d_this, med(http_wall[('this, gthread', label)]) * 1e3,
+            h_this / h_other, h_this / d_this, med(http_wall[('this, default', label)]) * 1e3,
             med(http_wall[('other', label)]) * 1e3))
-    print("this/othr: this checkout's HTTP CPU (gthread, as deployed) over the other's; "
+    print("this/othr: this checkout's HTTP CPU (its all-in-one as deployed: uWSGI) over the other's; "
           "http/in-p: this checkout's HTTP CPU over its in-process CPU")
     if args.profile:
         for checkout in (this, other):
