@@ -27,7 +27,9 @@ class FakeDriver:
     def _save(self):
         if not self.state_file:
             return
-        temporary = self.state_file + '.tmp'
+        # its own temporary file: two processes serving one host (an
+        # overlapping restart) must not move each other's away
+        temporary = '%s.%d.tmp' % (self.state_file, os.getpid())
         with open(temporary, 'w') as f:
             json.dump(self.guests, f, sort_keys=True)
         os.replace(temporary, self.state_file)    # readers never see half a file

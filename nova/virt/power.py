@@ -8,6 +8,7 @@ nothing, and anyone reading the files (the split-brain checks) sees so.
 """
 import json
 import os
+import threading
 
 from nova.virt import fake
 
@@ -33,7 +34,9 @@ def state(state_dir, host):
 
 
 def _write(path, text):
-    temporary = path + '.tmp'
+    # a temporary file of this writer's own: a concurrent writer's replace
+    # must not move it away
+    temporary = '%s.%d.%d.tmp' % (path, os.getpid(), threading.get_ident())
     with open(temporary, 'w') as f:
         f.write(text)
     os.replace(temporary, path)
