@@ -75,6 +75,9 @@ with server.AllInOne(data_dir) as api:
     # the engine again, as a worker builds it after load_app (serve_requests'
     # settings; the seeding built it before)
     engine.reset()
+    # and the collector tuned as in a worker: untuned, a long page's
+    # allocations pay for a dozen collections that no worker runs
+    wsgi_app.serve()
     print(json.dumps({'ports': ports, 'show': show}), flush=True)
 
     def call(path, token, version):

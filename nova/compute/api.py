@@ -27,6 +27,8 @@ CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
 
 NO_VALID_HOST = 'No valid host was found. There are not enough hosts available.'
+# get_all's rows of a page that reads nothing
+EMPTY_PAGE = instance_db.EMPTY_PAGE
 POWER_NOSTATE = 0
 
 
@@ -60,7 +62,8 @@ def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
     one that matches no server is MarkerNotFound. ``host_status_in`` (a set
     of host_status.FILTERABLE values) keeps only the servers with one of
     them, in the page statement, so paging stays exact. ``columns`` (server
-    column names) reads only those; None, all."""
+    column names) reads only those, as instance_db.PlainRows; None, all, as
+    mappings."""
     states = live_hosts = None
     if host_status_in is not None:
         states = host_status.service_states(host_status_in)
@@ -70,12 +73,15 @@ def get_all(filters, sort_keys, sort_dirs, limit, marker, with_host_status,
     with engine.reader() as conn:
         rows = instance_db.instance_list(conn, filters, sort_keys, sort_dirs, limit, marker,
                                          with_service=with_host_status, service_states=states,
-                                         live_hosts=live_hosts, columns=columns)
-        if not rows and marker is not None and instance_db.instance_marker(conn, marker) is None:
+                                         live_hosts=live_hosts, columns=columns,
+                                         positional=columns is not None)
+        page = rows if columns is None else rows.rows
+        if not page and marker is not None and instance_db.instance_marker(conn, marker) is None:
             raise exception.MarkerNotFound(marker=marker)
     if not with_host_status:
         return rows, None
-    services = service_db.joined_compute_services(rows)
+    services = service_db.joined_compute_services(
+        page, None if columns is None else rows.layout)
     if live_hosts is not None:
         # the filter's answer and the page's agree: one read of liveness
         return rows, host_status.by_host(services, live_hosts)

@@ -5,6 +5,7 @@ The read statements are built once per shape (which filters, sort keys and
 marker) with a bind parameter for every value: a request pays neither for
 building them nor for SQLAlchemy's cache-key walk, and the engine's compiled
 cache has them ready."""
+import collections
 import functools
 import json
 
@@ -146,7 +147,8 @@ def _tag_count(param):
 
 
 def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
-                  with_service=False, service_states=None, live_hosts=None, columns=None):
+                  with_service=False, service_states=None, live_hosts=None, columns=None,
+                  positional=False):
     """One page of servers: filters is a dict built by the compute API.
 
     ``sort_keys`` must end in a unique key (``id``) so keyset pagination is
@@ -163,6 +165,10 @@ def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
 
     ``columns``, a tuple of server column names, reads only those (and the
     fault and service columns); None reads every column.
+
+    Rows are mappings; ``positional`` gives a PlainRows instead: plain
+    tuples (no SQLAlchemy row objects, ~1 ms less on a 1000-server page)
+    and the names of their values.
     """
     params = {'limit': limit}
     with_service = with_service or service_states is not None
@@ -192,7 +198,28 @@ def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
     query = _page_query(bool(filters.get('include_deleted')), filter_keys,
                         tuple(sort_keys), tuple(sort_dirs), marker_kind, with_service,
                         service_states, live_hosts is not None, columns)
-    return conn.execute(query, params).mappings().all()
+    result = conn.execute(query, params)
+    if positional:
+        # no column of these statements has a result processor that the
+        # views rely on: booleans come as 0/1 from SQLite and MariaDB, and
+        # are read for their truth
+        rows = result.cursor.fetchall()
+        result.close()
+        return PlainRows(_layout(query), rows)
+    return result.mappings().all()
+
+
+class PlainRows(collections.namedtuple('PlainRows', 'layout rows')):
+    """A page's rows as plain tuples; ``layout`` names their values in
+    order."""
+
+
+EMPTY_PAGE = PlainRows(None, [])
+
+
+@functools.lru_cache(maxsize=512)
+def _layout(query):
+    return tuple(query.selected_columns.keys())
 
 
 @functools.lru_cache(maxsize=512)

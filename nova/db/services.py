@@ -69,21 +69,29 @@ def services_with_liveness(conn, host=None, binary=None, service_id=None, uuid=N
                         {'service_down_time': CONF.service_down_time}).mappings().all()
 
 
-def joined_compute_services(rows):
+def joined_compute_services(rows, layout=None):
     """{host: service} from server rows read ``with_service``, taken from
     the columns joined beside each server (the servers of one host share
     them): host, binary, disabled, forced_down and is_up of each host's
-    live nova-compute service; a host without one is absent."""
+    live nova-compute service; a host without one is absent. Mapping rows,
+    or plain tuples whose values ``layout`` names."""
     found = {}
-    for host, service_host, disabled, forced_down, is_up in map(_JOINED_SERVICE, rows):
+    for host, service_host, disabled, forced_down, is_up in map(_joined_service(layout), rows):
         if service_host is not None and host not in found:
-            found[host] = {'host': host, 'binary': COMPUTE_BINARY, 'disabled': disabled,
-                           'forced_down': forced_down, 'is_up': is_up}
+            found[host] = {'host': host, 'binary': COMPUTE_BINARY, 'disabled': bool(disabled),
+                           'forced_down': bool(forced_down), 'is_up': bool(is_up)}
     return found
 
 
-_JOINED_SERVICE = operator.itemgetter(
-    'host', 'service_host', 'service_disabled', 'service_forced_down', 'service_is_up')
+_JOINED_SERVICE = ('host', 'service_host', 'service_disabled', 'service_forced_down',
+                   'service_is_up')
+
+
+@functools.lru_cache(maxsize=64)
+def _joined_service(layout):
+    if layout is None:
+        return operator.itemgetter(*_JOINED_SERVICE)
+    return operator.itemgetter(*(layout.index(name) for name in _JOINED_SERVICE))
 
 
 def service_list(host=None, binary=None):

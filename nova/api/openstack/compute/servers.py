@@ -57,17 +57,19 @@ class ServersController:
     @validation.documented(query=schema.list_query, response=schema.list_response)
     def index(self, req):
         access = server_access.list_access(req, sp.INDEX, sp.INDEX_ALL_TENANTS, detail=False)
-        rows, _ = self._list(req, access, views.BASIC_COLUMNS)
+        page, _ = self._list(req, access, views.BASIC_COLUMNS)
         builder = views.ViewBuilder(req)
-        servers = [builder.basic(row) for row in rows]
+        builder.read_positions(page.layout, detail=False)
+        servers = [builder.basic(row) for row in page.rows]
         return self._collection(req, 'servers', servers)
 
     @validation.documented(query=schema.list_query, response=schema.detail_response)
     def detail(self, req):
         access = server_access.list_access(req, sp.DETAIL, sp.DETAIL_ALL_TENANTS, detail=True)
         builder = views.ViewBuilder(req, access.view)
-        rows, builder.host_statuses = self._list(req, access, builder.detail_columns)
-        servers = [builder.detail(row) for row in rows]
+        page, builder.host_statuses = self._list(req, access, builder.detail_columns)
+        builder.read_positions(page.layout)
+        servers = [builder.detail(row) for row in page.rows]
         return self._collection(req, 'servers/detail', servers)
 
     @validation.documented(response=schema.show_response)
@@ -107,6 +109,7 @@ class ServersController:
         return body
 
     def _list(self, req, access, columns):
+        """(the page's instance_db.PlainRows, {host: host_status} or None)"""
         context = req.context
         params = req.GET
         filters = {}
@@ -139,7 +142,7 @@ class ServersController:
             if vm_states is None and req.at_least(avr.STATUS_FILTER_STRICT):
                 raise faults.BadRequest('Invalid status value')
             if vm_states is None or (status.upper() == 'DELETED' and not context.is_admin):
-                return [], None
+                return compute.EMPTY_PAGE, None
             filters['vm_state'] = vm_states
             if status.upper() == 'DELETED':
                 filters['include_deleted'] = True
@@ -152,7 +155,7 @@ class ServersController:
         sort_keys, sort_dirs = self._sort_params(req)
         limit = common.limit_param(req)
         if limit == 0:
-            return [], None
+            return compute.EMPTY_PAGE, None
         return compute.get_all(filters, sort_keys, sort_dirs, limit, params.get('marker'),
                                access.view.host_status is not None, access.host_status_in,
                                columns)

@@ -37,8 +37,7 @@ _MORE_EXTENDED_COLUMNS = ('hostname', 'kernel_id', 'launch_index', 'ramdisk_id',
 # the server's copy of its flavor (2.47 embeds it)
 _FLAVOR_COPY_COLUMNS = ('flavor_name', 'vcpus', 'memory_mb', 'root_gb', 'ephemeral_gb',
                         'swap', 'flavor_extra_specs')
-_DETAIL_COLUMNS = operator.itemgetter(*_CORE_COLUMNS)
-_FLAVOR_COPY = operator.itemgetter(*_FLAVOR_COPY_COLUMNS)
+_FAULT_COLUMNS = ('fault_code', 'fault_created_iso', 'fault_message', 'fault_details')
 
 
 class _PerRequest(dict):
@@ -51,6 +50,45 @@ class _PerRequest(dict):
     def __missing__(self, key):
         value = self[key] = self.make(key)
         return value
+
+
+def _getter(layout, names):
+    """The values of ``names`` in a row, as a tuple (one name: the value):
+    by key from a mapping row (layout None), by position from a plain tuple
+    whose values ``layout`` names in order."""
+    if layout is not None:
+        names = [layout.index(name) for name in names]
+    return operator.itemgetter(*names)
+
+
+@functools.lru_cache(maxsize=1024)
+def _getters(layout, shown):
+    """The ViewBuilder's getters of a row's values for rows named by
+    ``layout``: basic()'s, and with ``shown`` (which optional parts the view
+    shows) every view's. Only the parts shown get one: a page's rows hold
+    only the columns those read."""
+    (extended, more_attributes, locked, embedded_flavor, description, tags, trusted_certs,
+     locked_reason) = shown or (False,) * 8
+
+    def get(names, wanted=True):
+        return _getter(layout, names) if wanted else None
+    getters = {'_basic_values': get(BASIC_COLUMNS)}
+    if shown:
+        getters.update(
+            _core_values=get(_CORE_COLUMNS),
+            _detail_values=get(_DETAIL_ONLY_COLUMNS),
+            _fault_values=get(_FAULT_COLUMNS),
+            _progress=get(('progress',)),
+            _flavor_key=get(_FLAVOR_COPY_COLUMNS if embedded_flavor else ('flavor_id',)),
+            _extended_values=get(_EXTENDED_COLUMNS, extended),
+            _more_values=get(_MORE_EXTENDED_COLUMNS, extended and more_attributes),
+            _locked=get(('locked',), locked),
+            _description=get(('display_description',), description),
+            _tags_text=get(('tags',), tags),
+            _trusted_certs_text=get(('trusted_certs',), trusted_certs),
+            _locked_reason=get(('locked_reason',), locked_reason),
+            _uuid=get(('uuid',)))
+    return getters
 
 
 @functools.cache
@@ -89,7 +127,8 @@ class ViewBuilder:
 
     ``view`` (server_access.ServerView) says which optional parts the
     caller sees; ``host_statuses`` is {host: host_status} for the rows to
-    render when the view shows host_status.
+    render when the view shows host_status. Rows are mappings, or plain
+    tuples once read_positions() names their values.
     """
 
     def __init__(self, req, view=server_access.ServerView(), host_statuses=None):
@@ -110,12 +149,11 @@ class ViewBuilder:
         self.groups = {}
         self.locked_reason = req.at_least(avr.LOCKED_REASON)
         self._trusted_certs = _PerRequest(lambda text: json.loads(text) if text else None)
-        if req.at_least(avr.EMBEDDED_FLAVOR):
-            self._flavor_key = _FLAVOR_COPY
+        self.embedded_flavor = req.at_least(avr.EMBEDDED_FLAVOR)
+        if self.embedded_flavor:
             self._flavors = _PerRequest(
                 lambda copy: _embedded_flavor(copy, view.flavor_extra_specs))
         else:
-            self._flavor_key = operator.itemgetter('flavor_id')
             self._flavors = _PerRequest(lambda flavor_id: {
                 'id': flavor_id, 'links': links.bookmark('flavors', flavor_id)})
         # tags come sorted, joined by ',' (no tag contains one), or None
@@ -126,39 +164,49 @@ class ViewBuilder:
         self._metadata = _PerRequest(lambda text: json.loads(text) if text != '{}' else {})
         self._security_groups = _PerRequest(
             lambda text: [{'name': name} for name in json.loads(text)])
+        self.read_positions(None)
+
+    def read_positions(self, layout, detail=True):
+        """Read rows as plain tuples whose values ``layout`` names (None:
+        mappings), for basic() only or (``detail``) for every view."""
+        self.__dict__.update(_getters(layout, detail and self._shown))
+
+    @property
+    def _shown(self):
+        """Which optional parts of a server this view shows."""
+        return (self.extended, self.more_attributes, self.locked, self.embedded_flavor,
+                self.description, self.tags, self.trusted_certs, self.locked_reason)
 
     @functools.cached_property
     def detail_columns(self):
         """The server columns detail() reads for this request."""
-        return _detail_columns(self.extended, self.more_attributes, self.locked,
-                               self._flavor_key is _FLAVOR_COPY, self.description,
-                               self.tags, self.trusted_certs, self.locked_reason)
+        return _detail_columns(*self._shown)
 
     def basic(self, row):
-        return {'id': row['uuid'], 'name': row['display_name'],
-                'links': self.links.pair(row['uuid'])}
+        uuid, name = self._basic_values(row)
+        return {'id': uuid, 'name': name, 'links': self.links.pair(uuid)}
 
     def detail(self, row, show=False):
         """The full server: detail's, or with ``show`` the single server's
         (which orders host_status and adds server_groups as Nova does)."""
-        server = self._core(row)
-        host = row['host']
-        server['OS-EXT-AZ:availability_zone'] = row['availability_zone'] or ''
-        server['config_drive'] = row['config_drive']
-        server['key_name'] = row['key_name']
-        server['OS-SRV-USG:launched_at'] = row['launched_iso']
-        server['OS-SRV-USG:terminated_at'] = row['terminated_iso']
+        server, host, vm_state, task_state = self._core(row)
+        (_, availability_zone, config_drive, key_name, launched, terminated, power_state,
+         security_groups) = self._detail_values(row)
+        server['OS-EXT-AZ:availability_zone'] = availability_zone or ''
+        server['config_drive'] = config_drive
+        server['key_name'] = key_name
+        server['OS-SRV-USG:launched_at'] = launched
+        server['OS-SRV-USG:terminated_at'] = terminated
         if self.extended:
-            self._extended_attributes(server, row)
-        server['OS-EXT-STS:task_state'] = row['task_state']
-        server['OS-EXT-STS:vm_state'] = row['vm_state']
-        server['OS-EXT-STS:power_state'] = row['power_state']
+            self._extended_attributes(server, row, host)
+        server['OS-EXT-STS:task_state'] = task_state
+        server['OS-EXT-STS:vm_state'] = vm_state
+        server['OS-EXT-STS:power_state'] = power_state
         server['os-extended-volumes:volumes_attached'] = []
-        security_groups = row['security_groups']
         if security_groups:
             server['security_groups'] = self._security_groups[security_groups]
         if self.locked:
-            server['locked'] = bool(row['locked'])
+            server['locked'] = bool(self._locked(row))
         # Nova's order: host_status follows locked in show, ends detail
         if show:
             self._host_status(server, host)
@@ -178,27 +226,29 @@ class ViewBuilder:
     def updated(self, row):
         """The server as ``PUT /servers/{id}`` answers below 2.75: the
         core keys, locked, and what 2.19 and later add."""
-        server = self._core(row)
+        server = self._core(row)[0]
         if self.locked:
-            server['locked'] = bool(row['locked'])
+            server['locked'] = bool(self._locked(row))
         self._since_2_19(server, row, self.server_groups)
         return server
 
     def _since_2_19(self, server, row, server_groups):
         if self.description:
-            server['description'] = row['display_description']
+            server['description'] = self._description(row)
         if self.tags:
-            server['tags'] = self._tags[row['tags']]
+            server['tags'] = self._tags[self._tags_text(row)]
         if self.trusted_certs:
-            server['trusted_image_certificates'] = self._trusted_certs[row['trusted_certs']]
+            server['trusted_image_certificates'] = self._trusted_certs[
+                self._trusted_certs_text(row)]
         if server_groups:
-            server['server_groups'] = self.groups.get(row['uuid'], [])
+            server['server_groups'] = self.groups.get(self._uuid(row), [])
         if self.locked_reason:
-            server['locked_reason'] = row['locked_reason']
+            server['locked_reason'] = self._locked_reason(row)
 
     def _core(self, row):
+        """(the keys every view of a server has, its host, vm_state, task_state)"""
         (uuid, name, project_id, user_id, host, vm_state, task_state, image_ref, flavor_id,
-         metadata, created, updated, disk_config, ipv4, ipv6) = _DETAIL_COLUMNS(row)
+         metadata, created, updated, disk_config, ipv4, ipv6) = self._core_values(row)
         status = self._statuses[vm_state, task_state]
         server = {
             'accessIPv4': ipv4 or '',
@@ -218,29 +268,25 @@ class ViewBuilder:
             'updated': updated,
             'OS-DCF:diskConfig': disk_config,
         }
-        if status in FAULT_STATUSES and row['fault_code'] is not None:
-            server['fault'] = self._fault(row)
+        if status in FAULT_STATUSES:
+            code, fault_created, message, details = self._fault_values(row)
+            if code is not None:
+                fault = {'code': code, 'created': fault_created, 'message': message}
+                if details and (self.is_admin or code != 500):
+                    fault['details'] = details
+                server['fault'] = fault
         if status in PROGRESS_STATUSES:
-            server['progress'] = row['progress'] or 0
-        return server
+            server['progress'] = self._progress(row) or 0
+        return server, host, vm_state, task_state
 
-    def _extended_attributes(self, server, row):
-        server['OS-EXT-SRV-ATTR:host'] = row['host']
-        server['OS-EXT-SRV-ATTR:instance_name'] = 'instance-%08x' % row['id']
-        server['OS-EXT-SRV-ATTR:hypervisor_hostname'] = row['node']
+    def _extended_attributes(self, server, row, host):
+        server_id, node = self._extended_values(row)
+        server['OS-EXT-SRV-ATTR:host'] = host
+        server['OS-EXT-SRV-ATTR:instance_name'] = 'instance-%08x' % server_id
+        server['OS-EXT-SRV-ATTR:hypervisor_hostname'] = node
         if self.more_attributes:
-            server['OS-EXT-SRV-ATTR:hostname'] = row['hostname']
-            server['OS-EXT-SRV-ATTR:kernel_id'] = row['kernel_id']
-            server['OS-EXT-SRV-ATTR:launch_index'] = row['launch_index']
-            server['OS-EXT-SRV-ATTR:ramdisk_id'] = row['ramdisk_id']
-            server['OS-EXT-SRV-ATTR:reservation_id'] = row['reservation_id']
-            server['OS-EXT-SRV-ATTR:root_device_name'] = row['root_device_name']
-            server['OS-EXT-SRV-ATTR:user_data'] = row['user_data']
-
-    def _fault(self, row):
-        fault = {'code': row['fault_code'],
-                 'created': row['fault_created_iso'],
-                 'message': row['fault_message']}
-        if row['fault_details'] and (self.is_admin or row['fault_code'] != 500):
-            fault['details'] = row['fault_details']
-        return fault
+            (server['OS-EXT-SRV-ATTR:hostname'], server['OS-EXT-SRV-ATTR:kernel_id'],
+             server['OS-EXT-SRV-ATTR:launch_index'], server['OS-EXT-SRV-ATTR:ramdisk_id'],
+             server['OS-EXT-SRV-ATTR:reservation_id'],
+             server['OS-EXT-SRV-ATTR:root_device_name'],
+             server['OS-EXT-SRV-ATTR:user_data']) = self._more_values(row)
