@@ -59,6 +59,7 @@ class History:
         self.forced = set()
         self.frozen = set()
         self.killed = set()
+        self.starting = {}          # host -> its restart log's size before the restart
         self.restarted = nova.restarted_computes
         self.disturbed = {h: time.monotonic() for h in nova.host_names}
         self.faults = 0
@@ -151,15 +152,28 @@ class History:
             else:
                 process.wait(10)
             self.frozen.discard(host)
+            self.starting.pop(host, None)
             self.killed.add(host)
             self._disturb(host)
 
     def _restart(self, host=None):
         if self.killed:
             host = host or self.rng.choice(sorted(self.killed))
+            log = self.nova.restart_log(host)
+            self.starting[host] = os.path.getsize(log) if os.path.exists(log) else 0
             self.nova.start_compute(host)
             self.killed.discard(host)
             self._disturb(host)
+
+    def _note_starts(self):
+        """A restarted host's 5 s count from its compute's start, not from
+        its spawn: on a loaded machine the imports alone can take longer."""
+        for host, offset in list(self.starting.items()):
+            with open(self.nova.restart_log(host), 'rb') as log:
+                log.seek(offset)
+                if b'nova-compute on host %s started' % host.encode() in log.read():
+                    del self.starting[host]
+                    self.disturbed[host] = time.monotonic()
 
     def _force(self, host, down):
         resp = self.nova.service_action('force-down', host, version='2.11',
@@ -218,6 +232,7 @@ class History:
         return {host: sa.guests(self.nova, host) for host in self.nova.host_names}
 
     def check_safety(self, when):
+        self._note_starts()
         guests = self._guests()
         now = time.monotonic()
         for uuid in self._live():
@@ -226,7 +241,7 @@ class History:
                 raise Violation('I1 %s: %s runs on %s (forced down: %s; trail %s)' % (
                     when, uuid, unfenced, sorted(self.forced), self.trail))
         settled = [h for h in self.nova.host_names
-                   if h not in self.forced | self.frozen | self.killed
+                   if h not in self.forced | self.frozen | self.killed | set(self.starting)
                    and now - self.disturbed[h] >= SETTLE]
         for uuid, at in self.deleted.items():
             if now - at < SETTLE:
@@ -248,7 +263,8 @@ class History:
             for host in sorted(self.forced):
                 self._force(host, False)
             servers = [self._server(u) for u in self._live()]
-            if (not self.forced and not self._open_migrations()
+            self._note_starts()
+            if (not self.forced and not self.starting and not self._open_migrations()
                     and all(s and s['OS-EXT-STS:task_state'] is None for s in servers)
                     and all(s['host_status'] == 'UP' for s in servers
                             if s['OS-EXT-SRV-ATTR:host'])):

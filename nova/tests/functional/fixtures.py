@@ -278,7 +278,7 @@ class AllInOne(fixtures.Fixture):
             path = os.path.join(self.data_dir, name)
             if os.path.exists(path):     # extra.conf: extra_config, if any
                 config += ['--config-file', path]
-        with open(os.path.join(self.data_dir, 'logs', 'restarted-%s.log' % host), 'ab') as log:
+        with open(self.restart_log(host), 'ab') as log:
             process = subprocess.Popen(
                 [sys.executable, '-m', 'nova.cmd.compute', '--host', host] + config,
                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -286,6 +286,10 @@ class AllInOne(fixtures.Fixture):
             self.addCleanup(self._stop_restarted_computes)
         self.restarted_computes[host] = process
         return process
+
+    def restart_log(self, host):
+        """Where start_compute(host)'s processes log, one after another."""
+        return os.path.join(self.data_dir, 'logs', 'restarted-%s.log' % host)
 
     def _stop_restarted_computes(self):
         for process in self.restarted_computes.values():
