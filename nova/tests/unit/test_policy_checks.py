@@ -51,6 +51,43 @@ class PolicyChecksTest(testtools.TestCase):
         member = nova_context.from_noauth2_token('demo:demo')
         self.assertFalse(policy.authorize(member, rule, {'project_id': 'demo'}, fatal=False))
 
+    def test_oslo_policy_loads_only_when_a_policy_file_changed(self):
+        rule = 'os_compute_api:servers:show:host_status'
+
+        def allowed():
+            member = nova_context.from_noauth2_token('demo:demo')    # a new request
+            return policy.authorize(member, rule, {'project_id': 'demo'}, fatal=False)
+        self.assertTrue(allowed())
+        loads = self.useFixture(fixtures.MockPatchObject(
+            oslo_policy.Enforcer, 'load_rules', autospec=True,
+            side_effect=oslo_policy.Enforcer.load_rules)).mock
+        for _ in range(5):
+            self.assertTrue(allowed())
+        self.assertEqual(0, loads.call_count)
+        with open(self.policy.path, 'w') as f:
+            f.write('{"%s": "rule:admin_api"}' % rule)
+        stat = os.stat(self.policy.path)
+        os.utime(self.policy.path, (stat.st_atime, stat.st_mtime + 5))
+        self.assertFalse(allowed())
+        self.assertFalse(allowed())
+        self.assertEqual(1, loads.call_count)
+
+    def test_a_policy_file_that_comes_after_the_start_is_read(self):
+        rule = 'os_compute_api:servers:show:host_status'      # admins only by default
+        later = os.path.join(self.useFixture(fixtures.TempDir()).path, 'later.yaml')
+        CONF.set_override('policy_file', later, group='oslo_policy')
+        policy.reset()
+
+        def allowed():
+            member = nova_context.from_noauth2_token('demo:demo')    # a new request
+            return policy.authorize(member, rule, {'project_id': 'demo'}, fatal=False)
+        self.assertFalse(allowed())
+        self.assertFalse(allowed())
+        with open(later, 'w') as f:
+            f.write('"%s": "rule:project_reader_or_admin"\n' % rule)
+        self.assertTrue(allowed())
+        os.remove(later)
+        self.assertFalse(allowed())     # removed: the defaults again, as oslo.policy has it
 
     def test_a_policy_directory_is_looked_at_once_per_request_too(self):
         rule = 'os_compute_api:servers:show:host_status'
