@@ -22,7 +22,10 @@ the in-process cost) in its thread's CPU time, in batches taking turns.
 CPU time, not wall time: a machine shared with other jobs stretches the
 second far more than the first.
 ``--profile`` adds each child's cProfile of the in-process requests,
-``--py-spy S`` py-spy's samples of each all-in-one's API processes.
+``--py-spy S`` py-spy's samples of each all-in-one's API processes,
+``--cold N`` each child's in-process wall time of a request made after
+64 MiB went through the caches (N of each, the median): the cost of a
+request that follows an idle gap or another process's work.
 """
 import argparse
 import collections
@@ -94,6 +97,17 @@ with server.AllInOne(data_dir) as api:
             for _ in range(cmd['n']):
                 call(*cmd['request'])
             print(json.dumps((time.thread_time() - start) / cmd['n']), flush=True)
+        elif cmd['op'] == 'cold':
+            # each request after 64 MiB went through every cache level, as
+            # after an idle gap or another process's work (Nova's, in
+            # side_by_side): its wall time, in ms
+            evict, walls = bytearray(64 << 20), []
+            for _ in range(cmd['n']):
+                bytes(evict)
+                start = time.perf_counter()
+                call(*cmd['request'])
+                walls.append((time.perf_counter() - start) * 1e3)
+            print(json.dumps(sorted(walls)[len(walls) // 2]), flush=True)
         elif cmd['op'] == 'profile':
             profile = cProfile.Profile()
             profile.enable()
@@ -162,6 +176,9 @@ def main(argv=None):
     parser.add_argument('--batch', type=int, default=20,
                         help='requests per turn of a server or an app (default 20)')
     parser.add_argument('--profile', action='store_true')
+    parser.add_argument('--cold', type=int, metavar='N',
+                        help='also time N in-process requests of each kind made with '
+                             'cold caches, in each checkout')
     parser.add_argument('--py-spy', type=int, metavar='SECONDS',
                         help="also sample each all-in-one's API processes with py-spy "
                              '(pip install py-spy) this long under show requests')
@@ -260,6 +277,19 @@ def report(args, this, other):
             med(http_wall[('other', label)]) * 1e3))
     print("this/othr: this checkout's HTTP CPU (its all-in-one as deployed: uWSGI) over the other's; "
           "http/in-p: this checkout's HTTP CPU over its in-process CPU")
+    if args.cold:
+        cold = {}
+        for turn in range(10):
+            for checkout in (this, other) if turn % 2 == 0 else (other, this):
+                for label, path, token, version in requests(checkout):
+                    cold.setdefault((checkout.name, label), []).append(checkout.ask(
+                        op='cold', request=[path, token, version], n=max(1, args.cold // 10)))
+        print('\nin-process wall ms with cold caches (median of 10 turns of %d)'
+              % max(1, args.cold // 10))
+        for label, *_ in requests(this):
+            c_this, c_other = med(cold[('this', label)]), med(cold[('other', label)])
+            print('%-24s this %9.3f  other %9.3f  this/othr %6.3f' % (
+                label, c_this, c_other, c_this / c_other))
     if args.profile:
         for checkout in (this, other):
             for label, path, token, version in requests(checkout)[::2]:
