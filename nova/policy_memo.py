@@ -93,7 +93,7 @@ class RememberingEnforcer(oslo_policy.Enforcer):
     def __init__(self, *args, **kwargs):
         self.decisions = {}
         self._decided_with = None
-        self._loaded_files = self._loaded_rules = self._places_for = None
+        self._loaded = self._places_of = None     # (files, rules) of the last load
         super().__init__(*args, **kwargs)
 
     def load_rules(self, force_reload=False):
@@ -101,10 +101,11 @@ class RememberingEnforcer(oslo_policy.Enforcer):
             return
         # read before the load: a change during it shows at the next look
         files = self._policy_files()
-        if (force_reload or files is None or files != self._loaded_files
-                or self.rules is not self._loaded_rules):
+        loaded = self._loaded
+        if (force_reload or files is None or loaded is None or files != loaded[0]
+                or self.rules is not loaded[1]):
             super().load_rules(force_reload)
-            self._loaded_files, self._loaded_rules = files, self.rules
+            self._loaded = (files, self.rules)
 
     def _policy_files(self):
         """What every place oslo.policy's load reads or searches looks like
@@ -117,7 +118,8 @@ class RememberingEnforcer(oslo_policy.Enforcer):
         # where find_file would look: the configuration's own directories
         # first, then the standard ones (none of which change while it runs)
         key = (self.policy_file, tuple(self.conf.oslo_policy.policy_dirs))
-        if self._places_for != key:
+        cached = self._places_of      # one attribute: threads share the enforcer
+        if cached is None or cached[0] != key:
             conf = self.conf
             dirs = [_absolute(d) for d in conf.config_dirs]
             dirs += [os.path.dirname(_absolute(f)) for f in reversed(conf.config_file)]
@@ -125,18 +127,18 @@ class RememberingEnforcer(oslo_policy.Enforcer):
             places = []
             for name in map(os.path.expanduser, key[:1] + key[1]):
                 places += [name] if os.path.isabs(name) else [os.path.join(d, name) for d in dirs]
-            self._places_for, self._place_list = key, tuple(dict.fromkeys(places))
-        return self._place_list
+            self._places_of = cached = (key, tuple(dict.fromkeys(places)))
+        return cached[1]
 
     def set_rules(self, rules, overwrite=True, use_conf=False):
         super().set_rules(rules, overwrite=overwrite, use_conf=use_conf)
         self.decisions = {}
-        self._loaded_files = None
+        self._loaded = None
 
     def clear(self):
         super().clear()
         self.decisions = {}
-        self._loaded_files = None
+        self._loaded = None
 
     def decide(self, action, target, creds, creds_key):
         """authorize() without raising; remembered where that is safe."""
