@@ -22,6 +22,7 @@ from nova.db import engine
 from nova.db import server_groups as groups_db
 from nova import exception
 from nova import servicegroup
+from nova.virt import fake
 
 CONF = nova.conf.CONF
 LOG = logging.getLogger(__name__)
@@ -29,7 +30,6 @@ LOG = logging.getLogger(__name__)
 NO_VALID_HOST = 'No valid host was found. There are not enough hosts available.'
 # get_all's rows of a page that reads nothing
 EMPTY_PAGE = instance_db.EMPTY_PAGE
-POWER_NOSTATE = 0
 
 
 def get(context, uuid):
@@ -229,7 +229,7 @@ def _rows(context, name, image_ref, flavor, flavor_id, count, hosts, availabilit
             metadata=json.dumps(metadata or {}),
             security_groups=json.dumps(security_groups) if security_groups else None,
             trusted_certs=json.dumps(trusted_certs) if trusted_certs else None,
-            power_state=POWER_NOSTATE, progress=0,
+            power_state=fake.POWER_NOSTATE, progress=0,
             **instance_db.flavor_copy(flavor, extra_specs),
             **access_ips.normalized(attributes))
         if hosts:

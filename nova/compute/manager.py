@@ -19,6 +19,7 @@ import logging
 import os
 import threading
 import time
+import traceback
 
 from oslo_db import exception as db_exc
 
@@ -211,7 +212,12 @@ class ComputeManager:
             return  # someone else claimed it, or it is being deleted
         self._until_written(actions.event_start, uuid, actions.CREATE, actions.BUILD_EVENT,
                             self.host)
-        power_state = self.driver.spawn(uuid, self.stop_event)
+        try:
+            power_state = self.driver.spawn(uuid, self.stop_event)
+        except Exception as exc:
+            LOG.exception('spawning %s failed', uuid)
+            self._build_failed(uuid, exc)
+            return
         if self.stop_event.is_set():
             # stopping mid-build: give the claim back for the next start
             self._update(uuid, ('spawning',), task_state='scheduling')
@@ -222,6 +228,28 @@ class ComputeManager:
             self._until_written(actions.event_finish, uuid, actions.CREATE,
                                 actions.BUILD_EVENT, actions.SUCCESS)
             LOG.info('built %s', uuid)
+
+    def _build_failed(self, uuid, exc):
+        """As Nova when a spawn fails and there is no other host to try:
+        what the driver may hold goes, and the server is ERROR, on no
+        host, with a fault saying why and its build step an Error, in one
+        transaction (never left building)."""
+        try:
+            self.driver.destroy(uuid)
+        except Exception:
+            LOG.exception('cannot destroy what the failed spawn of %s left', uuid)
+        message = (str(exc) or type(exc).__name__)[:255]
+        details = ''.join(traceback.format_exception(exc))
+        self._until_written(self._record_build_failure, uuid, message, details)
+
+    def _record_build_failure(self, uuid, message, details):
+        with engine.writer() as conn:
+            if self._update(uuid, ('spawning',), conn=conn, vm_state='error', task_state=None,
+                            host=None, node=None, power_state=fake.POWER_NOSTATE):
+                instance_db.instance_fault_create(uuid, 500, message, details=details,
+                                                  host=self.host, conn=conn)
+                actions.event_finish(uuid, actions.CREATE, actions.BUILD_EVENT,
+                                     actions.ERROR, conn=conn)
 
     def _delete(self, uuid):
         actions.event_start(uuid, actions.DELETE, actions.TERMINATE_EVENT, self.host)

@@ -370,8 +370,9 @@ def instance_destroy(uuid, expected_host=None, conn=None):
         return result.rowcount == 1
 
 
-def instance_fault_create(uuid, code, message, details=None, host=None):
-    with engine.writer() as conn:
+def instance_fault_create(uuid, code, message, details=None, host=None, conn=None):
+    """In ``conn``'s transaction when given."""
+    with engine.writing(conn) as conn:
         conn.execute(sa.insert(instance_faults).values(
             instance_uuid=uuid, code=code, message=message, details=details,
             host=host, created_at=db_now(), deleted=0))

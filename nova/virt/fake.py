@@ -7,6 +7,8 @@ import json
 import os
 import threading
 
+# Nova's power states (nova/compute/power_state.py) that this driver uses
+POWER_NOSTATE = 0
 POWER_RUNNING = 1
 POWER_SHUTDOWN = 4
 

@@ -165,6 +165,47 @@ class InstanceActionsTest(nova_fixtures.APITestCase):
         self.assertEqual([('compute__do_build_and_run_instance', 'Success')],
                          [(e['event'], e['result']) for e in events])
 
+    def test_a_spawn_that_fails_leaves_the_server_in_error_not_building(self):
+        # the hypervisor cannot write its guest (a full disk) after the
+        # claim: as Nova with no other host to try, ERROR on no host with
+        # the reason as its fault, the build step an Error, nothing left
+        # running; the next build on the host goes on
+        failing = self.api.request('POST', '/v2.1/servers', token=DEMO, version='2.37', body={
+            'server': {'name': 'vm2', 'imageRef': nova_fixtures.IMAGE, 'flavorRef': '1',
+                       'networks': 'none'}})
+        uuid, request_id = failing.json['server']['id'], failing.headers['x-compute-request-id']
+        driver = self.compute.driver
+
+        def no_space(server, stop_event):
+            driver.guests[server] = 1       # a half-made guest
+            raise OSError(28, 'No space left on device')
+        with mock.patch.object(driver, 'spawn', side_effect=no_space):
+            self.compute.poll_once()
+        shown = self.api.request('GET', '/v2.1/servers/%s' % uuid, token=ADMIN,
+                                 version='2.16').json['server']
+        self.assertEqual(('ERROR', None, None, ''), (
+            shown['status'], shown['OS-EXT-STS:task_state'], shown['OS-EXT-SRV-ATTR:host'],
+            shown['host_status']))
+        self.assertEqual(500, shown['fault']['code'])
+        self.assertEqual('[Errno 28] No space left on device', shown['fault']['message'])
+        self.assertIn('OSError', shown['fault']['details'])
+        member = self.api.request('GET', '/v2.1/servers/%s' % uuid, token=DEMO).json['server']
+        self.assertNotIn('details', member['fault'])
+        self.assertNotIn(uuid, driver.guests)
+        events = self.api.request('GET', '/v2.1/servers/%s/os-instance-actions/%s' % (
+            uuid, request_id), token=ADMIN, version='2.62').json['instanceAction']['events']
+        self.assertEqual([('compute__do_build_and_run_instance', 'Error')],
+                         [(e['event'], e['result']) for e in events])
+        # the next poll finds nothing of it to do; a new build goes through
+        self.compute.poll_once()
+        self.assertNotIn(uuid, driver.guests)
+        later = self.api.request('POST', '/v2.1/servers', token=DEMO, version='2.37', body={
+            'server': {'name': 'vm3', 'imageRef': nova_fixtures.IMAGE, 'flavorRef': '1',
+                       'networks': 'none'}}).json['server']['id']
+        self.compute.poll_once()
+        self.assertEqual('ACTIVE', self.api.request(
+            'GET', '/v2.1/servers/%s' % later, token=DEMO).json['server']['status'])
+
     def test_an_error_a_retry_cannot_mend_ends_the_poll_not_the_host(self):
         # a bug (not the database away or deadlocked) is not retried: the
         # poll ends, the run loop logs it, and the host's other work goes on
