@@ -26,12 +26,15 @@ class InstanceActionsTest(nova_fixtures.APITestCase):
         nova_fixtures.add_service('h1')
         self.compute = manager.ComputeManager('h1')
         self.compute.driver.spawn_seconds = 0
-        resp = self.api.request('POST', '/v2.1/servers', token=DEMO, version='2.37', body={
-            'server': {'name': 'vm', 'imageRef': nova_fixtures.IMAGE, 'flavorRef': '1',
-                       'networks': 'none'}})
+        resp = self.create('vm')
         self.uuid = resp.json['server']['id']
         self.create_id = resp.headers['x-compute-request-id']
         self.compute.poll_once()
+
+    def create(self, name):
+        return self.api.request('POST', '/v2.1/servers', token=DEMO, version='2.37', body={
+            'server': {'name': name, 'imageRef': nova_fixtures.IMAGE, 'flavorRef': '1',
+                       'networks': 'none'}})
 
     def actions(self, version='2.1', token=DEMO, query=''):
         return self.api.request('GET', '/v2.1/servers/%s/os-instance-actions%s'
@@ -139,9 +142,7 @@ class InstanceActionsTest(nova_fixtures.APITestCase):
         # build step open until the compute restarts
         nova.conf.CONF.set_override('report_interval', 1)
         self.addCleanup(nova.conf.CONF.clear_override, 'report_interval')
-        resp = self.api.request('POST', '/v2.1/servers', token=DEMO, version='2.37', body={
-            'server': {'name': 'vm2', 'imageRef': nova_fixtures.IMAGE, 'flavorRef': '1',
-                       'networks': 'none'}})
+        resp = self.create('vm2')
         uuid, request_id = resp.json['server']['id'], resp.headers['x-compute-request-id']
         failed = []
 
@@ -170,9 +171,7 @@ class InstanceActionsTest(nova_fixtures.APITestCase):
         # claim: as Nova with no other host to try, ERROR on no host with
         # the reason as its fault, the build step an Error, nothing left
         # running; the next build on the host goes on
-        failing = self.api.request('POST', '/v2.1/servers', token=DEMO, version='2.37', body={
-            'server': {'name': 'vm2', 'imageRef': nova_fixtures.IMAGE, 'flavorRef': '1',
-                       'networks': 'none'}})
+        failing = self.create('vm2')
         uuid, request_id = failing.json['server']['id'], failing.headers['x-compute-request-id']
         driver = self.compute.driver
 
@@ -199,9 +198,7 @@ class InstanceActionsTest(nova_fixtures.APITestCase):
         # the next poll finds nothing of it to do; a new build goes through
         self.compute.poll_once()
         self.assertNotIn(uuid, driver.guests)
-        later = self.api.request('POST', '/v2.1/servers', token=DEMO, version='2.37', body={
-            'server': {'name': 'vm3', 'imageRef': nova_fixtures.IMAGE, 'flavorRef': '1',
-                       'networks': 'none'}}).json['server']['id']
+        later = self.create('vm3').json['server']['id']
         self.compute.poll_once()
         self.assertEqual('ACTIVE', self.api.request(
             'GET', '/v2.1/servers/%s' % later, token=DEMO).json['server']['status'])
@@ -209,9 +206,7 @@ class InstanceActionsTest(nova_fixtures.APITestCase):
     def test_an_error_a_retry_cannot_mend_ends_the_poll_not_the_host(self):
         # a bug (not the database away or deadlocked) is not retried: the
         # poll ends, the run loop logs it, and the host's other work goes on
-        resp = self.api.request('POST', '/v2.1/servers', token=DEMO, version='2.37', body={
-            'server': {'name': 'vm2', 'imageRef': nova_fixtures.IMAGE, 'flavorRef': '1',
-                       'networks': 'none'}})
+        resp = self.create('vm2')
         with mock.patch.object(actions, 'event_start',
                                side_effect=db_exc.DBError('a bug, not a blip')):
             self.assertRaises(db_exc.DBError, self.compute.poll_once)

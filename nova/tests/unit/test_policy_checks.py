@@ -1,6 +1,7 @@
 """nova.policy's savings around oslo.policy change no decision: policy files
 and credentials looked at once per request, and pure decisions remembered
 until the rules change."""
+import functools
 import itertools
 import os
 import time
@@ -18,6 +19,12 @@ from nova.tests import fixtures as nova_fixtures
 CONF = nova.conf.CONF
 CONTEXTS = ('admin:admin', 'demo:demo', 'alt:alt', 'reader:demo')
 TARGETS = ({'project_id': 'demo'}, {'project_id': 'alt'}, {})
+
+
+def member_allowed(rule):
+    """A new request's answer to a member of demo asking ``rule``."""
+    member = nova_context.from_noauth2_token('demo:demo')
+    return policy.authorize(member, rule, {'project_id': 'demo'}, fatal=False)
 
 
 class PolicyChecksTest(testtools.TestCase):
@@ -54,9 +61,7 @@ class PolicyChecksTest(testtools.TestCase):
     def test_oslo_policy_loads_only_when_a_policy_file_changed(self):
         rule = 'os_compute_api:servers:show:host_status'
 
-        def allowed():
-            member = nova_context.from_noauth2_token('demo:demo')    # a new request
-            return policy.authorize(member, rule, {'project_id': 'demo'}, fatal=False)
+        allowed = functools.partial(member_allowed, rule)
         self.assertTrue(allowed())
         loads = self.useFixture(fixtures.MockPatchObject(
             oslo_policy.Enforcer, 'load_rules', autospec=True,
@@ -78,9 +83,7 @@ class PolicyChecksTest(testtools.TestCase):
         CONF.set_override('policy_file', later, group='oslo_policy')
         policy.reset()
 
-        def allowed():
-            member = nova_context.from_noauth2_token('demo:demo')    # a new request
-            return policy.authorize(member, rule, {'project_id': 'demo'}, fatal=False)
+        allowed = functools.partial(member_allowed, rule)
         self.assertFalse(allowed())
         self.assertFalse(allowed())
         with open(later, 'w') as f:
@@ -107,9 +110,7 @@ class PolicyChecksTest(testtools.TestCase):
             if new:     # the directory's mtime changes only when a file comes
                 os.utime(directory, (stamp, stamp))
 
-        def allowed():
-            member = nova_context.from_noauth2_token('demo:demo')    # a new request
-            return policy.authorize(member, rule, {'project_id': 'demo'}, fatal=False)
+        allowed = functools.partial(member_allowed, rule)
         stamp = next(stamps)
         os.utime(directory, (stamp, stamp))
         self.assertTrue(allowed())
