@@ -41,14 +41,24 @@ LOG = logging.getLogger(__name__)
 
 # what a moment later may pass (SQLite's lock held too long is a DBDeadlock)
 TRANSIENT_DB_ERRORS = (db_exc.DBConnectionError, db_exc.DBDeadlock)
-# task_state -> (what the driver does, the vm_state after it)
+# task_state -> (the driver's method, the vm_state after it)
 POWER_TASKS = {
-    'powering-off': (fake.FakeDriver.power_off, 'stopped'),
-    'powering-on': (fake.FakeDriver.power_on, 'active'),
-    'rebooting': (fake.FakeDriver.reboot, 'active'),
-    'rebooting_hard': (fake.FakeDriver.reboot, 'active'),
+    'powering-off': ('power_off', 'stopped'),
+    'powering-on': ('power_on', 'active'),
+    'rebooting': ('reboot', 'active'),
+    'rebooting_hard': ('reboot', 'active'),
 }
+REBOOT_TASKS = ('rebooting', 'rebooting_hard')
 WORK_TASK_STATES = ('scheduling', 'deleting') + tuple(POWER_TASKS)
+FAULT_MESSAGE_LENGTH = 255      # the fault table's message column
+
+
+def fault_text(exc):
+    """(message, details) of the fault a failed step records: the error's
+    text, or its class's name when it has none, and the traceback (shown
+    to admins only)."""
+    message = (str(exc) or type(exc).__name__)[:FAULT_MESSAGE_LENGTH]
+    return message, ''.join(traceback.format_exception(exc))
 
 
 class _Stopping(Exception):
@@ -238,9 +248,7 @@ class ComputeManager:
             self.driver.destroy(uuid)
         except Exception:
             LOG.exception('cannot destroy what the failed spawn of %s left', uuid)
-        message = (str(exc) or type(exc).__name__)[:255]
-        details = ''.join(traceback.format_exception(exc))
-        self._until_written(self._record_build_failure, uuid, message, details)
+        self._until_written(self._record_build_failure, uuid, *fault_text(exc))
 
     def _record_build_failure(self, uuid, message, details):
         with engine.writer() as conn:
@@ -266,14 +274,36 @@ class ComputeManager:
         an admin's reset-state or an evacuation in between wins (a guest
         this re-created for a server that left meanwhile goes at the next
         poll)."""
-        do, vm_state = POWER_TASKS[task]
+        method, vm_state = POWER_TASKS[task]
         action, event = actions.POWER_EVENTS[task]
         actions.event_start(uuid, action, event, self.host)
-        power_state = do(self.driver, uuid)
+        try:
+            power_state = getattr(self.driver, method)(uuid)
+        except Exception as exc:
+            LOG.exception('%s %s failed', task, uuid)
+            self._until_written(self._record_power_failure, uuid, task, *fault_text(exc))
+            return
         if self._until_written(self._update, uuid, (task,), vm_state=vm_state,
                                task_state=None, power_state=power_state):
             self._until_written(actions.event_finish, uuid, action, event, actions.SUCCESS)
             LOG.info('%s %s: %s', task, uuid, vm_state)
+
+    def _record_power_failure(self, uuid, task, message, details):
+        """As Nova when the hypervisor refuses a power step: the task ends
+        (never retried by itself), the server keeps its vm_state, unless a
+        reboot left no running guest (then ERROR), and a fault says why,
+        with the step an Error; in one transaction, while the task is
+        still the server's here."""
+        action, event = actions.POWER_EVENTS[task]
+        values = {}
+        if (task in REBOOT_TASKS
+                and self.driver.power_states().get(uuid) != fake.POWER_RUNNING):
+            values['vm_state'] = 'error'
+        with engine.writer() as conn:
+            if self._update(uuid, (task,), conn=conn, task_state=None, **values):
+                instance_db.instance_fault_create(uuid, 500, message, details=details,
+                                                  host=self.host, conn=conn)
+                actions.event_finish(uuid, action, event, actions.ERROR, conn=conn)
 
     def _rebuild_evacuated(self, migration):
         """Rebuild a server evacuated to this host (Nova's rebuild with
@@ -293,7 +323,13 @@ class ComputeManager:
             return
         if migration['status'] == 'accepted':
             actions.event_start(uuid, actions.EVACUATE, actions.REBUILD_EVENT, self.host)
-        power_state = self.driver.spawn(uuid, self.stop_event)
+        try:
+            power_state = self.driver.spawn(uuid, self.stop_event)
+        except Exception as exc:
+            LOG.exception('rebuilding %s, evacuated from %s, failed',
+                          uuid, migration['source_compute'])
+            self._rebuild_failed(migration, exc)
+            return
         if self.stop_event.is_set():
             return      # still pre-migrating to this host: the next run finishes it
         stopped = migration['old_vm_state'] == 'stopped'
@@ -310,6 +346,39 @@ class ComputeManager:
             self.driver.destroy(uuid)
             LOG.warning('evacuation of %s from %s ended meanwhile: copy destroyed',
                         uuid, migration['source_compute'])
+
+    def _rebuild_failed(self, migration, exc):
+        """A spawn that failed on this destination ends the evacuation, as
+        Nova's does: the migration ``failed``, the server ERROR with a fault
+        saying why, the rebuild step an Error. Unlike Nova, the server goes
+        back to its source, where its only copy is (Nova leaves it on the
+        destination, which runs nothing of it and reads UP): host_status
+        then tells the truth, and the server may be evacuated again while
+        its source is down. What the spawn left here goes first; when that
+        fails too, the claim stays and the next poll tries the whole
+        rebuild again, so no copy is left behind here for a server that
+        lives elsewhere."""
+        uuid = migration['instance_uuid']
+        try:
+            self.driver.destroy(uuid)
+        except Exception:
+            LOG.exception('cannot destroy what the failed rebuild of %s left; '
+                          'trying the rebuild again', uuid)
+            return
+        message, details = fault_text(exc)
+
+        def record(conn):
+            instance_db.instance_fault_create(uuid, 500, message, details=details,
+                                              host=self.host, conn=conn)
+            actions.event_finish(uuid, actions.EVACUATE, actions.REBUILD_EVENT,
+                                 actions.ERROR, conn=conn)
+        if self._until_written(evacuations.abandon, migration, self.host, record):
+            LOG.warning('evacuation of %s from %s failed: the server is back on its source',
+                        uuid, migration['source_compute'])
+        else:
+            # superseded, reset or deleted meanwhile: only the step is ours
+            self._until_written(actions.event_finish, uuid, actions.EVACUATE,
+                                actions.REBUILD_EVENT, actions.ERROR)
 
     def _late_check(self, conn, uuid, host):
         """The claim's late check (its server group's policy); recorded as

@@ -6,7 +6,8 @@ still on its source) -> ``pre-migrating`` (the destination claimed it and
 the server moved there, before anything spawned) -> ``done`` (it runs
 there) -> ``completed`` (the source, back, destroyed its copy). ``error``
 (no valid host) and ``failed`` (superseded by a newer evacuation, reset,
-deleted, or refused at the claim) end one without a finished move.
+deleted, refused at the claim, or its spawn failed: the server is back on
+its source) end one without a finished move.
 
 At most one evacuation of a server is open (accepted or pre-migrating):
 ``open_instance_uuid`` holds the server's uuid while it is, under a unique
@@ -182,6 +183,29 @@ def finish(migration, host, rebuilt, settled):
         if not moved:
             _end(conn, migration['id'], ('done',), 'failed')
     return moved
+
+
+def abandon(migration, host, record):
+    """The destination ``host`` could not spawn the server it claimed: in
+    one transaction, the migration ``failed`` and the server back on the
+    source it was evacuated from, in ERROR with no task, while this
+    migration is still pre-migrating and the server still rebuilding on
+    ``host``; ``record(conn)`` then writes what the failure leaves (its
+    fault). False when the evacuation ended otherwise meanwhile
+    (superseded, reset, deleted): then nothing changes but the migration,
+    ended ``failed`` if it still was pre-migrating."""
+    with engine.writer() as conn:
+        if not _end(conn, migration['id'], ('pre-migrating',), 'failed'):
+            return False
+        back = conn.execute(
+            sa.update(instances)
+            .where(instances.c.uuid == migration['instance_uuid'], instances.c.deleted == 0,
+                   instances.c.host == host, instances.c.task_state == REBUILDING)
+            .values(host=migration['source_compute'], node=migration['source_node'],
+                    vm_state='error', task_state=None, updated_at=db_now())).rowcount == 1
+        if back:
+            record(conn)
+    return back
 
 
 def of_host(conn, host):

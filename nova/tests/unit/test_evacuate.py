@@ -1,6 +1,8 @@
 """Evacuate in-process: the real WSGI app and ComputeManager.poll_once on
 one SQLite file (no processes, no waiting). What the destination does,
 what a source that comes back does, and what 2.29's ``force`` changes."""
+from unittest import mock
+
 import fixtures
 import sqlalchemy as sa
 import testtools
@@ -127,6 +129,104 @@ class EvacuateTest(nova_fixtures.APITestCase):
                                               self._row(uuid)['vm_state']))
         self.assertFalse(dest.driver.has(uuid))
         self.assertEqual('failed', evacuations.for_instance(uuid)[0]['status'])
+
+    def _failing_spawn(self, dest, failing):
+        """Patch ``dest``'s driver: spawning a server of ``failing`` leaves
+        half a guest and raises (a full disk); others spawn."""
+        spawn = dest.driver.spawn
+
+        def spawn_or_fail(uuid, stop_event):
+            if uuid in failing:
+                dest.driver.guests[uuid] = 1
+                raise OSError(28, 'No space left on device')
+            return spawn(uuid, stop_event)
+        return mock.patch.object(dest.driver, 'spawn', side_effect=spawn_or_fail)
+
+    def test_a_rebuild_that_fails_sends_the_server_back_to_its_source_in_error(self):
+        # Nova ends the evacuation failed and the server ERROR on the
+        # destination, which runs nothing of it; here it goes back to the
+        # source, where its copy is, and reads DOWN with it. The evacuation
+        # behind it in the same poll still goes through.
+        failing, other = self._server(), self._server()
+        for uuid in (failing, other):
+            self.assertEqual(200, self._evacuate(uuid).status_int)
+        dest = manager.ComputeManager('h-dst')
+        dest.driver.spawn_seconds = 0
+        with self._failing_spawn(dest, {failing}):
+            dest.poll_once()
+        row = self._row(failing)
+        self.assertEqual(('h-src', 'h-src', 'error', None), (
+            row['host'], row['node'], row['vm_state'], row['task_state']))
+        self.assertEqual(['failed'], [m['status'] for m in evacuations.for_instance(failing)])
+        self.assertFalse(dest.driver.has(failing))
+        server = self.api.request('GET', '/v2.1/servers/' + failing,
+                                  version='2.16').json['server']
+        self.assertEqual(('ERROR', 'h-src', 'DOWN'), (
+            server['status'], server['OS-EXT-SRV-ATTR:host'], server['host_status']))
+        self.assertEqual((500, '[Errno 28] No space left on device'),
+                         (server['fault']['code'], server['fault']['message']))
+        (action,) = [a for a in self.api.request(
+            'GET', '/v2.1/servers/%s/os-instance-actions' % failing).json['instanceActions']
+            if a['action'] == 'evacuate']
+        events = self.api.request('GET', '/v2.1/servers/%s/os-instance-actions/%s' % (
+            failing, action['request_id']), version='2.62').json['instanceAction']['events']
+        self.assertIn(('compute_rebuild_instance', 'Error'),
+                      [(e['event'], e['result']) for e in events])
+        self.assertEqual(('h-dst', 'active', None), (
+            self._row(other)['host'], self._row(other)['vm_state'],
+            self._row(other)['task_state']))
+        # nothing is tried again by itself; the server may be evacuated
+        # again while its source is down, and then it moves
+        with mock.patch.object(dest.driver, 'spawn') as spawn:
+            dest.poll_once()
+        spawn.assert_not_called()
+        self.assertEqual(200, self._evacuate(failing).status_int)
+        dest.poll_once()
+        self.assertEqual(('h-dst', 'active', None), (
+            self._row(failing)['host'], self._row(failing)['vm_state'],
+            self._row(failing)['task_state']))
+        self.assertEqual(['failed', 'done'],
+                         [m['status'] for m in evacuations.for_instance(failing)])
+
+    def test_a_failed_rebuild_whose_copy_cannot_go_keeps_its_claim(self):
+        # the half-made guest cannot be destroyed either: the server must
+        # not be sent back while a copy may run here, so the claim stays and
+        # the next poll rebuilds it again, which now succeeds
+        uuid = self._server()
+        self._evacuate(uuid)
+        dest = manager.ComputeManager('h-dst')
+        dest.driver.spawn_seconds = 0
+        with self._failing_spawn(dest, {uuid}), mock.patch.object(
+                dest.driver, 'destroy', side_effect=OSError(5, 'Input/output error')):
+            dest.poll_once()
+        self.assertEqual(('h-dst', 'rebuilding'), (self._row(uuid)['host'],
+                                                   self._row(uuid)['task_state']))
+        self.assertEqual('pre-migrating', evacuations.for_instance(uuid)[0]['status'])
+        dest.poll_once()
+        self.assertEqual(('h-dst', 'active', None), (
+            self._row(uuid)['host'], self._row(uuid)['vm_state'], self._row(uuid)['task_state']))
+        self.assertEqual('done', evacuations.for_instance(uuid)[0]['status'])
+
+    def test_a_failed_rebuild_superseded_meanwhile_leaves_the_server_alone(self):
+        # a reset between the claim and the failure: the server stays where
+        # the reset left it, only the migration and the step end
+        uuid = self._server()
+        self._evacuate(uuid)
+        dest = manager.ComputeManager('h-dst')
+        dest.driver.spawn_seconds = 0
+
+        def reset_then_fail(server, stop_event):
+            self.api.request('POST', '/v2.1/servers/%s/action' % server,
+                             body={'os-resetState': {'state': 'active'}})
+            raise OSError(28, 'No space left on device')
+        with mock.patch.object(dest.driver, 'spawn', side_effect=reset_then_fail):
+            dest.poll_once()
+        row = self._row(uuid)
+        self.assertEqual(('h-dst', 'active', None), (row['host'], row['vm_state'],
+                                                      row['task_state']))
+        self.assertNotEqual('pre-migrating', evacuations.for_instance(uuid)[0]['status'])
+        self.assertIsNone(self.api.request('GET', '/v2.1/servers/' + uuid).json[
+            'server'].get('fault'))
 
     def test_a_stale_host_may_be_evacuated_and_no_valid_host_is_error(self):
         uuid = self._server(host='h-stale')

@@ -203,6 +203,58 @@ class InstanceActionsTest(nova_fixtures.APITestCase):
         self.assertEqual('ACTIVE', self.api.request(
             'GET', '/v2.1/servers/%s' % later, token=DEMO).json['server']['status'])
 
+    def act_refused(self, body, method, side_effect):
+        """``body``'s action, its step carried out while the hypervisor's
+        ``method`` raises: the request id and the server as shown to an
+        admin."""
+        resp = self.api.request('POST', '/v2.1/servers/%s/action' % self.uuid, token=DEMO,
+                                body=body)
+        self.assertEqual(202, resp.status_int, resp.body)
+        with mock.patch.object(self.compute.driver, method, side_effect=side_effect):
+            self.compute.poll_once()
+        shown = self.api.request('GET', '/v2.1/servers/' + self.uuid, token=ADMIN).json
+        return resp.headers['x-compute-request-id'], shown['server']
+
+    def test_a_start_the_hypervisor_refuses_ends_with_a_fault_not_a_task_forever(self):
+        # as Nova: the task ends, the server stays SHUTOFF (its fault is
+        # recorded; a server shows one only in ERROR), the step is an
+        # Error; nothing retries it by itself
+        self.act({'os-stop': None})
+        start, shown = self.act_refused({'os-start': None}, 'power_on',
+                                        RuntimeError('the hypervisor refused'))
+        self.assertEqual(('SHUTOFF', None), (shown['status'],
+                                             shown['OS-EXT-STS:task_state']))
+        self.assertNotIn('fault', shown)
+        events = self.action(start, '2.62', ADMIN).json['instanceAction']['events']
+        self.assertEqual([('compute_start_instance', 'Error')],
+                         [(e['event'], e['result']) for e in events])
+        with mock.patch.object(self.compute.driver, 'power_on') as power_on:
+            self.compute.poll_once()
+        power_on.assert_not_called()
+        self.act({'os-start': None})
+        self.assertEqual('ACTIVE', self.api.request(
+            'GET', '/v2.1/servers/' + self.uuid, token=DEMO).json['server']['status'])
+
+    def test_a_failed_reboot_is_error_only_when_no_guest_runs(self):
+        # as Nova: a reboot that fails with the guest still running leaves
+        # the server ACTIVE; one that leaves none, ERROR with its fault
+        reboot, shown = self.act_refused({'reboot': {'type': 'SOFT'}}, 'reboot',
+                                         RuntimeError('reboot timed out'))
+        self.assertEqual(('ACTIVE', None), (shown['status'], shown['OS-EXT-STS:task_state']))
+        events = self.action(reboot, '2.62', ADMIN).json['instanceAction']['events']
+        self.assertEqual([('compute_reboot_instance', 'Error')],
+                         [(e['event'], e['result']) for e in events])
+        driver = self.compute.driver
+
+        def lose_the_guest(uuid):
+            driver.destroy(uuid)
+            raise RuntimeError('the domain vanished')
+        _, shown = self.act_refused({'reboot': {'type': 'HARD'}}, 'reboot', lose_the_guest)
+        self.assertEqual(('ERROR', None), (shown['status'], shown['OS-EXT-STS:task_state']))
+        self.assertEqual((500, 'the domain vanished'), (shown['fault']['code'],
+                                                        shown['fault']['message']))
+        self.assertIn('RuntimeError', shown['fault']['details'])
+
     def test_an_error_a_retry_cannot_mend_ends_the_poll_not_the_host(self):
         # a bug (not the database away or deadlocked) is not retried: the
         # poll ends, the run loop logs it, and the host's other work goes on
