@@ -4,6 +4,7 @@ import sqlalchemy as sa
 from oslo_db import exception as db_exc
 
 from nova.db import engine
+from nova.db import nul
 from nova.db.models import flavor_extra_specs as specs
 
 
@@ -47,8 +48,8 @@ def update(flavor_pk, values):
 
 def delete(flavor_pk, key):
     """True when the flavor had the key."""
-    if '\x00' in key:
-        return False    # no key has it, and PostgreSQL cannot even bind it
+    if nul.in_any(key):
+        return False
     with engine.writer() as conn:
         return conn.execute(sa.delete(specs).where(
             specs.c.flavor_id == flavor_pk, specs.c.key == key)).rowcount == 1

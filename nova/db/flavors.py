@@ -6,6 +6,7 @@ from oslo_db import exception as db_exc
 
 from nova import exception
 from nova.db import engine
+from nova.db import nul
 from nova.db.models import flavor_extra_specs, flavor_projects, flavors
 from nova.db.paging import after_marker, sort_key_expression
 from nova.db.types import INT64_MAX, INT64_MIN
@@ -45,6 +46,8 @@ def _taken(flavorid):
 def destroy(flavorid):
     """Delete a flavor, its grants and extra specs; servers keep their copy of it.
     FlavorNotFound when there is none."""
+    if nul.in_any(str(flavorid)):
+        raise exception.FlavorNotFound(flavor_id=flavorid)
     with engine.writer() as conn:
         # writes only (no read first): SQLite takes its write lock at the
         # first statement, waiting its busy timeout, instead of failing to
@@ -62,8 +65,8 @@ def destroy(flavorid):
 def update_description(flavorid, description):
     """Set a flavor's description and return its row; FlavorNotFound when
     there is none."""
-    if '\x00' in str(flavorid):
-        raise exception.FlavorNotFound(flavor_id=flavorid)   # PostgreSQL cannot bind it
+    if nul.in_any(str(flavorid)):
+        raise exception.FlavorNotFound(flavor_id=flavorid)
     with engine.writer() as conn:
         # the write first, then the read (SQLite: no read-to-write upgrade)
         updated = conn.execute(sa.update(flavors).where(
@@ -137,6 +140,8 @@ def flavor_list(is_public=True, disabled=None, min_memory_mb=None, min_root_gb=N
     flavorid of any flavor, even one the filters leave out, that the page
     starts after; MarkerNotFound when no flavor has it.
     """
+    if nul.in_any(marker):
+        raise exception.MarkerNotFound(marker=marker)
     query = sa.select(flavors)
     if is_public and project_id is not None:
         query = query.where(visible_to(project_id))
@@ -171,8 +176,8 @@ def flavor_list(is_public=True, disabled=None, min_memory_mb=None, min_root_gb=N
 def flavor_get(flavorid, project_id=None):
     """The flavor ``flavorid``, or None; with ``project_id`` (a member's)
     only when it is public or granted to that project, as Nova shows it."""
-    if '\x00' in str(flavorid):
-        return None     # no flavor has it, and PostgreSQL cannot even bind it
+    if nul.in_any(str(flavorid)):
+        return None
     query = sa.select(flavors).where(flavors.c.flavorid == str(flavorid))
     if project_id is not None:
         query = query.where(visible_to(project_id))

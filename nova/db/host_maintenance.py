@@ -20,6 +20,7 @@ from oslo_db import exception as db_exc
 
 from nova.db import engine
 from nova.db import host_status_events as events
+from nova.db import nul
 from nova.db.dbtime import db_now
 from nova.db.models import host_maintenance_locks as locks
 from nova.db.models import host_maintenance_windows as windows
@@ -110,6 +111,8 @@ def update(row, **values):
 
 def cancel(uuid):
     """Cancel a scheduled window; NotFound or NotEditable otherwise."""
+    if nul.in_any(uuid):
+        raise exception.MaintenanceWindowNotFound(window_id=uuid)
     with engine.writer() as conn:
         done = conn.execute(
             sa.update(windows).where(windows.c.uuid == uuid, windows.c.state == SCHEDULED)
@@ -128,12 +131,16 @@ def cancel(uuid):
 # ------------------------------------------------------------------- reads
 
 def get(uuid):
+    if nul.in_any(uuid):
+        return None
     with engine.reader() as conn:
         return conn.execute(sa.select(windows).where(windows.c.uuid == uuid)).mappings().first()
 
 
 def list_all(host=None):
     """Every stored window, by start; optionally of one host."""
+    if nul.in_any(host):
+        return []
     query = sa.select(windows)
     if host is not None:
         query = query.where(windows.c.host == host)
@@ -149,6 +156,8 @@ def list_for_project(project_id, uuid=None):
              .join(instances, instances.c.host == windows.c.host)
              .where(windows.c.state.in_(OPEN),
                     instances.c.project_id == project_id, instances.c.deleted == 0))
+    if nul.in_any(uuid):
+        return []
     if uuid is not None:
         query = query.where(windows.c.uuid == uuid)
     grouped = {}

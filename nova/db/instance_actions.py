@@ -10,6 +10,7 @@ Error marks its action's message ``Error``, as Nova's.
 import sqlalchemy as sa
 
 from nova.db import engine
+from nova.db import nul
 from nova.db.dbtime import db_now
 from nova.db.models import instance_actions as actions
 from nova.db.models import instances
@@ -78,6 +79,8 @@ def page(instance_uuid, limit=None, marker=None, since=None, before=None):
     """A server's actions, newest first; after the one of request
     ``marker`` (None: MarkerNotFound is the caller's, via ``found``);
     ``since``/``before`` bound updated_at. Returns (rows, marker found)."""
+    if nul.in_any(instance_uuid, marker):
+        return [], False
     query = sa.select(actions).where(actions.c.instance_uuid == instance_uuid)
     if since is not None:
         query = query.where(actions.c.updated_at >= since)
@@ -100,6 +103,8 @@ def page(instance_uuid, limit=None, marker=None, since=None, before=None):
 def get(instance_uuid, request_id):
     """(the server's action of request ``request_id``, its events oldest
     first), or None."""
+    if nul.in_any(instance_uuid, request_id):
+        return None
     with engine.reader() as conn:
         row = conn.execute(sa.select(actions).where(
             actions.c.instance_uuid == instance_uuid, actions.c.request_id == request_id)
@@ -113,6 +118,8 @@ def get(instance_uuid, request_id):
 def server_project(uuid, with_deleted):
     """The project of server ``uuid`` (a deleted one too when
     ``with_deleted``), or None when there is none."""
+    if nul.in_any(uuid):
+        return None
     query = sa.select(instances.c.project_id).where(instances.c.uuid == uuid)
     if not with_deleted:
         query = query.where(instances.c.deleted == 0)

@@ -6,6 +6,7 @@ written last."""
 import sqlalchemy as sa
 
 from nova.db import engine
+from nova.db import nul
 from nova.db.dbtime import db_now
 from nova.db.models import instance_tags, instances
 
@@ -74,6 +75,10 @@ def tags_set(uuid, tags, project_id=None):
 def tag_delete(uuid, tag=None, project_id=None):
     """Delete one tag (or all with ``tag`` None); returns the number
     deleted, or None when the server is gone."""
+    if nul.in_any(uuid):
+        return None
+    if nul.in_any(tag):
+        return 0
     with engine.writer() as conn:
         if not _lock_server(conn, uuid, project_id):
             return None

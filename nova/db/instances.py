@@ -15,6 +15,7 @@ import nova.conf
 from nova.db import engine
 from nova.db import evacuations
 from nova.db import liveness
+from nova.db import nul
 from nova.db.dbtime import db_now, seconds_since
 from nova.db.instance_tags import tags_text
 from nova.db.models import COMPUTE_BINARY
@@ -98,6 +99,8 @@ def instance_get(conn, uuid, project_id=None, with_service=False):
     ``with_service`` joins the server's host service in the same statement
     (read it with joined_compute_services).
     """
+    if nul.in_any(uuid):
+        return None
     params = {'uuid': uuid}
     if with_service:
         params['service_down_time'] = CONF.service_down_time
@@ -109,6 +112,8 @@ def instance_get(conn, uuid, project_id=None, with_service=False):
 
 def instance_marker(conn, uuid):
     """The sort-key values of the marker server, or None."""
+    if nul.in_any(uuid):
+        return None
     return conn.execute(
         sa.select(instances).where(instances.c.uuid == uuid)).mappings().first()
 
@@ -135,6 +140,32 @@ _FILTERS = {
     'not_tags_any': lambda: _tag_count('not_tags_any') == 0,
 }
 _TAG_FILTERS = ('tags', 'tags_any', 'not_tags', 'not_tags_any')
+
+
+def _nul_free(filters):
+    """``filters`` as the database can be asked them, or None when no
+    server matches them: no stored value holds a NUL (nova/db/nul.py), so
+    a filter asking for one matches nothing, and a tag holding one is
+    carried by no server."""
+    if any(nul.in_any(value) for key, value in filters.items() if key not in _TAG_FILTERS):
+        return None
+    kept = dict(filters)
+    for key in _TAG_FILTERS:
+        if not nul.in_any(kept.get(key)):
+            continue
+        if key == 'tags':
+            return None                 # no server carries them all
+        if key == 'not_tags':
+            del kept[key]               # every server lacks one of them
+            continue
+        carried = [tag for tag in kept[key] if not nul.in_any(tag)]
+        if carried:
+            kept[key] = carried
+        elif key == 'tags_any':
+            return None
+        else:
+            del kept[key]               # not_tags_any: no server carries any
+    return kept
 
 
 def _tag_count(param):
@@ -170,6 +201,9 @@ def instance_list(conn, filters, sort_keys, sort_dirs, limit, marker=None,
     tuples (no SQLAlchemy row objects, ~1 ms less on a 1000-server page)
     and the names of their values.
     """
+    filters = _nul_free(filters)
+    if filters is None or (isinstance(marker, str) and nul.in_any(marker)):
+        return EMPTY_PAGE if positional else []
     params = {'limit': limit}
     with_service = with_service or service_states is not None
     if with_service:

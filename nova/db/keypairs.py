@@ -5,6 +5,7 @@ from oslo_db import exception as db_exc
 
 from nova import exception
 from nova.db import engine
+from nova.db import nul
 from nova.db.dbtime import db_now
 from nova.db.models import key_pairs
 
@@ -24,6 +25,8 @@ def create(user_id, name, key_type, public_key, fingerprint):
 
 def get(user_id, name):
     """The user's keypair ``name``; KeypairNotFound when there is none."""
+    if nul.in_any(user_id, name):
+        raise exception.KeypairNotFound(user_id=user_id, name=name)
     with engine.reader() as conn:
         row = conn.execute(sa.select(key_pairs).where(
             key_pairs.c.user_id == user_id, key_pairs.c.name == name)).mappings().first()
@@ -35,6 +38,10 @@ def get(user_id, name):
 def page(user_id, limit=None, marker=None):
     """The user's keypairs by name, after the one named ``marker`` (a name
     of theirs, else MarkerNotFound), at most ``limit``."""
+    if nul.in_any(marker):
+        raise exception.MarkerNotFound(marker=marker)
+    if nul.in_any(user_id):
+        return []
     query = sa.select(key_pairs).where(key_pairs.c.user_id == user_id)
     with engine.reader() as conn:
         if marker is not None:
@@ -51,6 +58,8 @@ def page(user_id, limit=None, marker=None):
 
 def destroy(user_id, name):
     """Delete the user's keypair ``name``; KeypairNotFound when there is none."""
+    if nul.in_any(user_id, name):
+        raise exception.KeypairNotFound(user_id=user_id, name=name)
     with engine.writer() as conn:
         deleted = conn.execute(sa.delete(key_pairs).where(
             key_pairs.c.user_id == user_id, key_pairs.c.name == name)).rowcount

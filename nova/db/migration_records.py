@@ -3,6 +3,7 @@ filters, newest first, keyset pages after a migration's uuid."""
 import sqlalchemy as sa
 
 from nova.db import engine
+from nova.db import nul
 from nova.db.models import migrations
 from nova import exception
 
@@ -37,6 +38,10 @@ def migration_list(filters, limit=None, marker=None):
     """One page of migrations, newest first (created_at, then id), after
     the migration whose uuid is ``marker`` (MigrationMarkerNotFound when
     none has it, whatever the filters)."""
+    if nul.in_any(marker):
+        raise exception.MigrationMarkerNotFound(marker=marker)
+    if nul.in_any(*filters.values()):
+        return []
     query = _narrowed(sa.select(*_SHOWN).where(migrations.c.deleted == 0), filters)
     with engine.reader() as conn:
         if marker is not None:

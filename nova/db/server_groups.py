@@ -17,6 +17,7 @@ import nova.conf
 from nova.db import instances as instance_db
 from nova.db import engine
 from nova.db import liveness
+from nova.db import nul
 from nova.db.dbtime import db_now
 from nova.db.models import instance_group_members as members
 from nova.db.models import instance_groups as groups
@@ -63,12 +64,16 @@ def _count(conn, project_id):
 
 def get_row(uuid):
     """The group row alone, or None."""
+    if nul.in_any(uuid):
+        return None
     with engine.reader() as conn:
         return conn.execute(sa.select(groups).where(groups.c.uuid == uuid)).mappings().first()
 
 
 def get(uuid):
     """(the group, its live members' uuids) or None."""
+    if nul.in_any(uuid):
+        return None
     with engine.reader() as conn:
         row = conn.execute(sa.select(groups).where(groups.c.uuid == uuid)).mappings().first()
         if row is None:
@@ -107,6 +112,8 @@ def live_members(conn, group_ids):
 def destroy(uuid):
     """Delete a group and its memberships; False when there was none.
     Writes only (SQLite: no read-to-write upgrade)."""
+    if nul.in_any(uuid):
+        return False
     this_group = sa.select(groups.c.id).where(groups.c.uuid == uuid)
     with engine.writer() as conn:
         conn.execute(sa.delete(members).where(members.c.group_id.in_(this_group)))

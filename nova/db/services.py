@@ -14,6 +14,7 @@ from nova.db import engine
 from nova.db import evacuations
 from nova.db import host_status_events as events
 from nova.db import liveness
+from nova.db import nul
 from nova.db.dbtime import db_now
 from nova.db.models import COMPUTE_BINARY  # noqa: F401 (service_db.COMPUTE_BINARY for callers)
 from nova.db.models import instances, services
@@ -59,6 +60,8 @@ def service_heartbeat(service_id):
 
 def services_with_liveness(conn, host=None, binary=None, service_id=None, uuid=None):
     """Live service rows, each carrying ``is_up`` (db.liveness)."""
+    if nul.in_any(host, binary, uuid):
+        return []
     query = sa.select(services, liveness.is_up(services).label('is_up')).where(
         services.c.deleted == 0)
     for column, value in ((services.c.host, host), (services.c.binary, binary),
