@@ -2,7 +2,13 @@
 instant. Its guests (uuid -> power state) are what the hypervisor runs;
 with a ``state_file`` they outlive the process, as a real hypervisor's
 guests outlive a nova-compute restart, and anyone can read them there
-(the split-brain tests do)."""
+(the split-brain tests do).
+
+Its disk can fill: while a file ``<guests file>.disk-full`` is beside its
+guests (fill_disk), a spawn fails as a real one would on a full disk,
+leaving half a guest behind.
+"""
+import errno
 import json
 import os
 import threading
@@ -11,6 +17,18 @@ import threading
 POWER_NOSTATE = 0
 POWER_RUNNING = 1
 POWER_SHUTDOWN = 4
+DISK_FULL_SUFFIX = '.disk-full'
+
+
+def fill_disk(state_file, full=True):
+    """Fill (or free) the disk of the simulated host whose guests are in
+    ``state_file``."""
+    marker = state_file + DISK_FULL_SUFFIX
+    if full:
+        with open(marker, 'w'):
+            pass
+    elif os.path.exists(marker):
+        os.remove(marker)
 
 
 class FakeDriver:
@@ -44,6 +62,9 @@ class FakeDriver:
 
     def spawn(self, uuid, stop_event):
         stop_event.wait(self.spawn_seconds)
+        if self.state_file and os.path.exists(self.state_file + DISK_FULL_SUFFIX):
+            self._set(uuid, POWER_NOSTATE)
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         return self._set(uuid, POWER_RUNNING)
 
     def power_off(self, uuid):

@@ -2,8 +2,9 @@
 that mix compute freezes (SIGSTOP/SIGCONT), kills and restarts, force-down
 and unforce, evacuations (with and without a host, to a host that froze a
 moment ago), an HA engine's retry (reset-state, then evacuate again) and a
-member's deletes, reboots, stops and starts, all through the REST API and
-signals. The judge is what the simulated hypervisors run (their guest
+member's deletes, reboots, stops and starts, and full disks (a host's
+spawns fail: builds and evacuations to it), all through the REST API,
+signals and the simulated hosts' files. The judge is what the simulated hypervisors run (their guest
 files) against DESIGN section 8:
 
 - I1 after every step: a live server has a guest on at most one host that
@@ -11,7 +12,8 @@ files) against DESIGN section 8:
 - I2 after every step: a server deleted 5 s ago or more has no guest on a
   host whose compute has run unfrozen and unforced for 5 s;
 - after a final quiescence (every compute running and unforced, no fault):
-  I3 every ACTIVE server whose host reads UP runs there and nowhere else,
+  (every disk freed) I3 every ACTIVE server whose host reads UP runs
+  there and nowhere else,
   and every guest belongs to a live server on its host; I4 no task state
   and no open evacuation remains; I5 no created server is lost.
 
@@ -59,6 +61,7 @@ class History:
         self.forced = set()
         self.frozen = set()
         self.killed = set()
+        self.full = set()           # hosts whose disk is full
         self.starting = {}          # host -> its restart log's size before the restart
         self.restarted = nova.restarted_computes
         self.disturbed = {h: time.monotonic() for h in nova.host_names}
@@ -83,7 +86,7 @@ class History:
         return [self._create, self._member_delete, self._member_power, self._member_power,
                 self._freeze, self._thaw, self._kill, self._restart,
                 self._force_down, self._unforce, self._evacuate, self._evacuate,
-                self._ha_retry]
+                self._ha_retry, self._fill_disk, self._free_disk]
 
     def _note(self, what):
         self.log('seed %s: %s' % (self.seed, what))
@@ -193,6 +196,20 @@ class History:
         if self.forced:
             self._force(self.rng.choice(sorted(self.forced)), False)
 
+    def _fill_disk(self):
+        hosts = [h for h in self.nova.host_names if h not in self.full]
+        if hosts:
+            host = self.rng.choice(hosts)
+            self.nova.fill_disk(host)
+            self.full.add(host)
+            self.faults += 1
+
+    def _free_disk(self, host=None):
+        if self.full:
+            host = host or self.rng.choice(sorted(self.full))
+            self.nova.fill_disk(host, full=False)
+            self.full.discard(host)
+
     # ------------------------------------------------------------ HA engine
 
     def _evacuable(self):
@@ -258,6 +275,8 @@ class History:
             self._thaw(host)
         for host in sorted(self.killed):
             self._restart(host)
+        for host in sorted(self.full):
+            self._free_disk(host)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for host in sorted(self.forced):
@@ -315,6 +334,8 @@ class History:
     def stop(self):
         for host in sorted(self.frozen):
             self._thaw(host)
+        for host in sorted(self.full):
+            self._free_disk(host)
         self.db.dispose()
 
 

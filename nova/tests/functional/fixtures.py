@@ -19,6 +19,8 @@ import psutil
 from testtools import content
 
 from nova.tests import fixtures as nova_fixtures
+from nova.virt import fake
+from nova.virt import power
 
 ADMIN = 'admin:admin'
 DEMO = 'demo:demo'
@@ -332,6 +334,11 @@ class AllInOne(fixtures.Fixture):
         process = self.compute_process(host)
         process.resume()
         self._stopped = self._stopped - {process.pid}
+
+    def fill_disk(self, host, full=True):
+        """Fill (or free) ``host``'s simulated disk: its spawns fail."""
+        fake.fill_disk(power.guests_file(os.path.join(self.data_dir, 'hypervisors'), host),
+                       full)
 
     @staticmethod
     def _wait(predicate, timeout, what):
