@@ -74,6 +74,38 @@ class _NulValues:
                           'not-tags-any': []}, listed)
 
 
+    def test_a_nul_in_what_would_be_stored_is_refused(self):
+        # fields Nova's schemas let a NUL through (Nova answers 500 on
+        # PostgreSQL): 400 on every database, and nothing changes
+        uuid = nova_fixtures.add_server('vm2', host='h1')
+        server = {'name': 'x', 'imageRef': nova_fixtures.IMAGE, 'flavorRef': '1',
+                  'networks': 'none', 'tags': [WITH_NUL]}
+        for method, path, body, version in (
+                ('POST', '/servers', {'server': server}, '2.52'),
+                ('PUT', '/servers/%s/tags' % uuid, {'tags': [WITH_NUL]}, '2.26'),
+                ('PUT', '/servers/%s/tags/a%%00b' % uuid, None, '2.26'),
+                ('POST', '/servers/%s/action' % uuid, {'lock': {'locked_reason': WITH_NUL}},
+                 '2.73'),
+                ('POST', '/os-keypairs', {'keypair': {'name': 'k', 'user_id': WITH_NUL}},
+                 '2.10'),
+                ('PUT', '/os-services/disable-log-reason', {
+                    'host': 'h1', 'binary': 'nova-compute', 'disabled_reason': WITH_NUL},
+                 '2.1'),
+                ('POST', '/flavors/1/action', {'addTenantAccess': {'tenant': WITH_NUL}},
+                 '2.1'),
+                ('POST', '/flavors/1/action', {'removeTenantAccess': {'tenant': WITH_NUL}},
+                 '2.1')):
+            resp = self.api.request(method, '/v2.1' + path, body=body, version=version)
+            self.assertEqual((400, ['badRequest']), (resp.status_int, list(resp.json)),
+                             (method, path, resp.body))
+        shown = self.api.request('GET', '/v2.1/servers/' + uuid, version='2.73').json['server']
+        self.assertEqual(([], False), (shown['tags'], shown['locked']))
+        listed = self.api.request('GET', '/v2.1/servers?all_tenants=1').json['servers']
+        self.assertEqual(['vm1', 'vm2'], sorted(s['name'] for s in listed))
+        service = self.api.request('GET', '/v2.1/os-services?host=h1').json['services'][0]
+        self.assertEqual('enabled', service['status'])
+
+
 class NulValuesSQLiteTest(_NulValues, backends.BackendTestCase):
     BACKEND = 'sqlite'
 

@@ -1,5 +1,6 @@
 """Request bodies and responses of /flavors/{flavor_id}/os-flavor-access
 and of the flavor's addTenantAccess and removeTenantAccess actions."""
+from nova.api.openstack.compute.schemas import parameter_types
 
 
 def _action(name):
@@ -9,7 +10,8 @@ def _action(name):
             name: {
                 'type': 'object',
                 'properties': {'tenant': {'type': 'string', 'minLength': 1,
-                                          'maxLength': 255}},
+                                          'maxLength': 255,
+                                          'pattern': parameter_types.NO_NUL}},
                 'required': ['tenant'],
                 'additionalProperties': False,
             },

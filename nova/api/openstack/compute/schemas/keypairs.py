@@ -24,7 +24,8 @@ create = {
 create_v22 = copy.deepcopy(create)
 create_v22['properties']['keypair']['properties']['type'] = {'type': 'string', 'enum': TYPES}
 create_v210 = copy.deepcopy(create_v22)
-create_v210['properties']['keypair']['properties']['user_id'] = {'type': 'string'}
+create_v210['properties']['keypair']['properties']['user_id'] = {'type': 'string',
+                                                                'pattern': types.NO_NUL}
 
 _string = {'type': 'string'}
 user_query = {'user_id': _string}

@@ -2,7 +2,7 @@
 Nova's (evacuate and lock: one per microversion range)."""
 import copy
 
-from nova.api.openstack.compute.schemas.parameter_types import boolean
+from nova.api.openstack.compute.schemas.parameter_types import NO_NUL, boolean
 
 
 def _any_value(action):
@@ -23,7 +23,8 @@ lock_v273 = {
         'lock': {
             'type': ['object', 'null'],
             'properties': {
-                'locked_reason': {'type': 'string', 'minLength': 1, 'maxLength': 255},
+                'locked_reason': {'type': 'string', 'minLength': 1, 'maxLength': 255,
+                                  'pattern': NO_NUL},
             },
             'additionalProperties': False,
         },

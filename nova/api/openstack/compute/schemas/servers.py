@@ -45,7 +45,8 @@ def _printable_ranges():
 description_pattern = '^[%s]*$' % _printable_ranges()
 _description = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255,
                 'pattern': description_pattern}
-tag = {'type': 'string', 'pattern': '^[^,/]*$', 'minLength': 1,
+# Nova's pattern, and no NUL (parameter_types.NO_NUL)
+tag = {'type': 'string', 'pattern': '^[^,/\x00]*$', 'minLength': 1,
        'maxLength': MAX_TAG_LENGTH}
 tags = {'type': 'array', 'items': tag, 'maxItems': MAX_TAGS}
 _uuid = {'type': 'string', 'format': 'uuid'}

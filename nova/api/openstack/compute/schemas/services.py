@@ -11,7 +11,8 @@ import copy
 from nova.api.openstack import api_version_request as avr
 from nova.api.openstack.compute.schemas import parameter_types
 
-_text = {'type': 'string', 'minLength': 1, 'maxLength': 255}
+_text = {'type': 'string', 'minLength': 1, 'maxLength': 255,
+         'pattern': parameter_types.NO_NUL}
 # a host name; underscores are allowed, as some real systems have them
 _host = dict(_text, pattern='^[a-zA-Z0-9-._]*$')
 
