@@ -6,6 +6,7 @@ import binascii
 import datetime
 import hashlib
 
+from cryptography import exceptions as crypto_exc
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
@@ -34,7 +35,7 @@ def ssh_fingerprint(public_key):
         serialization.load_ssh_public_key(public_key.encode('utf-8'))
         blob = base64.b64decode(public_key.split(' ')[1])
     except (ValueError, TypeError, IndexError, binascii.Error,
-            UnicodeError, NotImplementedError):
+            UnicodeError, NotImplementedError, crypto_exc.UnsupportedAlgorithm):
         raise exception.InvalidKeypair(reason='failed to generate fingerprint')
     return _colons(hashlib.md5(blob, usedforsecurity=False).digest())
 
@@ -43,7 +44,7 @@ def x509_fingerprint(pem):
     """SHA-1 of a PEM certificate; InvalidKeypair when it is not one."""
     try:
         cert = x509.load_pem_x509_certificate(pem.encode('utf-8'))
-    except (ValueError, TypeError, UnicodeError) as exc:
+    except (ValueError, TypeError, UnicodeError, crypto_exc.UnsupportedAlgorithm) as exc:
         raise exception.InvalidKeypair(
             reason='failed to generate X509 fingerprint. Error message: %s' % exc)
     return _colons(cert.fingerprint(hashes.SHA1()))
