@@ -147,6 +147,8 @@ def _nul_free(filters):
     server matches them: no stored value holds a NUL (nova/db/nul.py), so
     a filter asking for one matches nothing, and a tag holding one is
     carried by no server."""
+    if not nul.in_any(*filters.values()):
+        return filters
     if any(nul.in_any(value) for key, value in filters.items() if key not in _TAG_FILTERS):
         return None
     kept = dict(filters)
