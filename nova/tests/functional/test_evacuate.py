@@ -155,3 +155,50 @@ class EvacuateFlowTest(func.SharedAllInOneTestCase):
         nova._wait(lambda: self._moved(forced, 'host-3', 'ACTIVE', 'active', RUNNING), 30,
                    'forced to host-4')
         self.assertEqual('host-4', nova.show(forced).json['server']['OS-EXT-SRV-ATTR:host'])
+
+
+class FailedRebuildTest(func.SharedAllInOneTestCase):
+    """An evacuation whose destination's disk is full, with real processes:
+    host-1 fenced (frozen, forced down), host-2 the destination."""
+    ALL_IN_ONE = dict(hosts=3, report_interval=1, service_down_time=6)
+
+    def setUp(self):
+        super().setUp()
+        self.nova.attach_logs_on_failure(self)
+
+    def test_the_server_goes_back_to_its_fenced_source_then_moves_when_asked_again(self):
+        nova = self.nova
+        uuid = nova.create_server_on('host-1', name='web')
+        nova.freeze_outside_writes('host-1')
+        self.addCleanup(nova.thaw, 'host-1')
+        nova.service_action('force-down', 'host-1', version='2.11', forced_down=True)
+        nova.fill_disk('host-2')
+        self.addCleanup(nova.fill_disk, 'host-2', False)
+        resp = sa.act(nova, uuid, {'evacuate': {'host': 'host-2'}}, version='2.16')
+        self.assertEqual(200, resp.status)
+        nova._wait(lambda: nova.show(uuid).json['server']['status'] == 'ERROR', 20,
+                   'the failed rebuild')
+        server = nova.show(uuid).json['server']
+        self.assertEqual(('host-1', 'DOWN', None), (
+            server['OS-EXT-SRV-ATTR:host'], server['host_status'],
+            server['OS-EXT-STS:task_state']))
+        self.assertEqual((500, '[Errno 28] No space left on device'),
+                         (server['fault']['code'], server['fault']['message']))
+        migrations = nova.request('GET', '/v2.1/os-migrations?instance_uuid=%s' % uuid,
+                                  version='2.59').json['migrations']
+        self.assertEqual([('evacuation', 'failed', 'host-2')], [
+            (m['migration_type'], m['status'], m['dest_compute']) for m in migrations])
+        # its only copy is the fenced source's; the destination kept nothing
+        self.assertEqual(['host-1'], [h for h in nova.host_names
+                                      if uuid in sa.guests(nova, h)])
+        nova.fill_disk('host-2', False)
+        self.assertEqual(200, sa.act(nova, uuid, {'evacuate': {}}, version='2.16').status)
+        nova._wait(lambda: nova.show(uuid).json['server']['status'] == 'ACTIVE', 20,
+                   'the second evacuation')
+        moved_to = nova.show(uuid).json['server']['OS-EXT-SRV-ATTR:host']
+        self.assertIn(moved_to, ('host-2', 'host-3'))
+        nova.thaw('host-1')
+        nova._wait(lambda: uuid not in sa.guests(nova, 'host-1'), 15,
+                   'host-1 to destroy its copy')
+        self.assertEqual([moved_to], [h for h in nova.host_names
+                                      if uuid in sa.guests(nova, h)])
