@@ -21,6 +21,8 @@ fqdn = {'type': 'string', 'pattern': '^[a-zA-Z0-9-._]*$', 'minLength': 1, 'maxLe
 # one through, Nova answers 500 on PostgreSQL; here it is a 400 on every
 # database, and no stored value holds one (nova/db/nul.py relies on it).
 NO_NUL = '^[^\x00]*$'
+# the same as a schema's ``not``, where a field keeps Nova's own pattern
+HOLDS_NUL = {'pattern': '\x00'}
 
 # metadata of servers and aggregates, extra specs of flavors
 METADATA_KEY = '^[a-zA-Z0-9-_:. ]{1,255}$'

@@ -45,9 +45,9 @@ def _printable_ranges():
 description_pattern = '^[%s]*$' % _printable_ranges()
 _description = {'type': ['string', 'null'], 'minLength': 0, 'maxLength': 255,
                 'pattern': description_pattern}
-# Nova's pattern, and no NUL (parameter_types.NO_NUL)
-tag = {'type': 'string', 'pattern': '^[^,/\x00]*$', 'minLength': 1,
-       'maxLength': MAX_TAG_LENGTH}
+# Nova's pattern (its faults quote it), and no NUL apart from it
+tag = {'type': 'string', 'pattern': '^[^,/]*$', 'not': parameter_types.HOLDS_NUL,
+       'minLength': 1, 'maxLength': MAX_TAG_LENGTH}
 tags = {'type': 'array', 'items': tag, 'maxItems': MAX_TAGS}
 _uuid = {'type': 'string', 'format': 'uuid'}
 _ip_address = {'type': 'string', 'oneOf': [{'format': 'ipv4'}, {'format': 'ipv6'}]}
