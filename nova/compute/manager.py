@@ -254,10 +254,15 @@ class ComputeManager:
         with engine.writer() as conn:
             if self._update(uuid, ('spawning',), conn=conn, vm_state='error', task_state=None,
                             host=None, node=None, power_state=fake.POWER_NOSTATE):
-                instance_db.instance_fault_create(uuid, 500, message, details=details,
-                                                  host=self.host, conn=conn)
-                actions.event_finish(uuid, actions.CREATE, actions.BUILD_EVENT,
-                                     actions.ERROR, conn=conn)
+                self._record_failure(conn, uuid, actions.CREATE, actions.BUILD_EVENT,
+                                     message, details)
+
+    def _record_failure(self, conn, uuid, action, event, message, details):
+        """What a failed step leaves, in the caller's transaction: the
+        server's fault (500, admins see ``details``) and its step an Error."""
+        instance_db.instance_fault_create(uuid, 500, message, details=details,
+                                          host=self.host, conn=conn)
+        actions.event_finish(uuid, action, event, actions.ERROR, conn=conn)
 
     def _delete(self, uuid):
         actions.event_start(uuid, actions.DELETE, actions.TERMINATE_EVENT, self.host)
@@ -301,9 +306,7 @@ class ComputeManager:
             values['vm_state'] = 'error'
         with engine.writer() as conn:
             if self._update(uuid, (task,), conn=conn, task_state=None, **values):
-                instance_db.instance_fault_create(uuid, 500, message, details=details,
-                                                  host=self.host, conn=conn)
-                actions.event_finish(uuid, action, event, actions.ERROR, conn=conn)
+                self._record_failure(conn, uuid, action, event, message, details)
 
     def _rebuild_evacuated(self, migration):
         """Rebuild a server evacuated to this host (Nova's rebuild with
@@ -368,10 +371,8 @@ class ComputeManager:
         message, details = fault_text(exc)
 
         def record(conn):
-            instance_db.instance_fault_create(uuid, 500, message, details=details,
-                                              host=self.host, conn=conn)
-            actions.event_finish(uuid, actions.EVACUATE, actions.REBUILD_EVENT,
-                                 actions.ERROR, conn=conn)
+            self._record_failure(conn, uuid, actions.EVACUATE, actions.REBUILD_EVENT,
+                                 message, details)
         if self._until_written(evacuations.abandon, migration, self.host, record):
             LOG.warning('evacuation of %s from %s failed: the server is back on its source',
                         uuid, migration['source_compute'])
